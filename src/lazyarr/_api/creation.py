@@ -1,0 +1,306 @@
+"""Array creation: from data, filled, ranges, grids and triangles.
+
+Data from the host (lists, NumPy arrays) becomes a runtime input, copied so that a
+later change to the user's array does not change a lazy result. Filled arrays and
+ranges are built inside the program (a broadcast scalar, an iota), never shipped as
+data. 0-d arrays made here print as arrays (`array(3.)`), as NumPy's do.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+from .. import _dtypes
+from . import export
+from .common import Array, apply, as_array, as_shape, astype, full_node, wrap
+from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
+
+
+def _creation_dtype(dtype, default=_dtypes.float64) -> np.dtype:
+    return default if dtype is None else _dtypes.as_dtype(dtype)
+
+
+# ----- from data ------------------------------------------------------------------
+
+@export
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
+    """A new array from data (lists, scalars, NumPy or lazyarr arrays)."""
+    x = as_array(object, dtype)
+    if ndmin > x.ndim:
+        x = wrap(apply("reshape", x._node, shape=(1,) * (ndmin - x.ndim) + x.shape), False)
+    return Array(x._node, scalar=False)
+
+
+@export(names=("asanyarray", "ascontiguousarray"))
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """`a` as an array: lazyarr arrays pass through; other data becomes an input."""
+    if isinstance(a, Array) and (dtype is None or _dtypes.as_dtype(dtype) == a.dtype):
+        return a
+    if copy is False and isinstance(a, Array):
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    x = as_array(a, dtype)
+    return x if isinstance(a, (Array, np.generic)) else Array(x._node, scalar=False)
+
+
+@export
+def copy(a, order="K", subok=False):
+    """A copy of `a` (a new handle: later writes to either do not affect the other)."""
+    return Array(as_array(a)._node, scalar=False)
+
+
+# ----- filled ---------------------------------------------------------------------
+
+@export
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` given)."""
+    shape = as_shape(shape, "full")
+    if isinstance(fill_value, Array) or np.ndim(fill_value) > 0:
+        value = as_array(fill_value)
+        value = astype(value, dtype) if dtype is not None else value
+        return Array(apply("broadcast_to", value._node, shape=shape), scalar=False)
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else np.asarray(fill_value).dtype
+    if not _dtypes.is_numeric(dt):
+        raise TypeError(f"full: unsupported fill value {fill_value!r} (dtype {dt})")
+    return Array(full_node(fill_value, shape, dt), scalar=False)
+
+
+@export
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    return full(shape, 0, _creation_dtype(dtype))
+
+
+@export
+def ones(shape, dtype=float, order="C", *, device=None, like=None):
+    return full(shape, 1, _creation_dtype(dtype))
+
+
+@export
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    """Like NumPy's, with unspecified contents; lazyarr's are zeros."""
+    return full(shape, 0, _creation_dtype(dtype))
+
+
+def _like_shape(a, shape):
+    return as_array(a).shape if shape is None else as_shape(shape, "full_like")
+
+
+@export
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    x = as_array(a)
+    return full(_like_shape(x, shape), fill_value, x.dtype if dtype is None else dtype)
+
+
+@export
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(a, 0, dtype, shape=shape)
+
+
+@export
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(a, 1, dtype, shape=shape)
+
+
+@export
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return full_like(prototype, 0, dtype, shape=shape)
+
+
+# ----- ranges ---------------------------------------------------------------------
+
+def _host_scalar(value, name: str):
+    """A range bound as a Python number (a lazy 0-d array is materialized)."""
+    if isinstance(value, Array):
+        value = value.item()
+    if isinstance(value, np.generic):
+        return value
+    if not isinstance(value, (bool, int, float, complex)):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    return value
+
+
+def iota(length: int, dtype) -> Array:
+    """[0, 1, ..., length-1] in `dtype`, generated inside the program."""
+    return wrap(apply("iota", shape=(length,), dtype=_dtypes.as_dtype(dtype), axis=0), False)
+
+
+@export
+def arange(start_or_stop, /, stop=None, step=None, *, dtype=None, device=None, like=None):
+    """Evenly spaced values in [start, stop), computed as NumPy fills them."""
+    if stop is None:
+        start, stop = 0, start_or_stop
+    else:
+        start = start_or_stop
+    step = 1 if step is None else step
+    start, stop, step = (_host_scalar(v, "arange") for v in (start, stop, step))
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.result_type(
+        *(np.asarray(v) if isinstance(v, np.generic) else v for v in (start, stop, step)))
+    if step == 0:
+        raise ZeroDivisionError("arange: step must not be zero")
+    length = max(0, math.ceil((stop - start) / step))
+    if _dtypes.is_bool(dt) and length > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at "
+                        "most length 2.")
+    if length == 0:
+        return zeros(0, dt)
+    # NumPy stores start and start+step in the dtype, then fills start + i*delta.
+    first = np.asarray(start).astype(dt)
+    delta = np.asarray(start + step).astype(dt) - first if length > 1 else np.zeros((), dt)
+    if _dtypes.is_bool(dt):
+        return astype(iota(length, np.int64) * int(delta) + int(first), dt)
+    return add(multiply(iota(length, dt), delta), first)
+
+
+def _inexact_type(*values):
+    dt = _dtypes.result_type(*(np.asarray(v) if isinstance(v, np.generic) else v
+                               for v in values))
+    return _dtypes.to_inexact(dt)
+
+
+@export
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """`num` evenly spaced samples over [start, stop], computed as numpy.linspace does
+    (ramp * step + start, the last sample set to `stop` exactly)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"linspace: Number of samples, {num}, must be non-negative.")
+    start = start if isinstance(start, (Array, int, float, complex)) else as_array(start)
+    stop = stop if isinstance(stop, (Array, int, float, complex)) else as_array(stop)
+    dt = _inexact_type(start, stop)
+    out_dtype = dt if dtype is None else _dtypes.as_dtype(dtype)
+    div = num - 1 if endpoint else num
+    delta = subtract(stop, start, dtype=dt)
+    extra = (1,) * delta.ndim
+    ramp = wrap(apply("iota", shape=(num,) + extra, dtype=dt, axis=0), False)
+    step = delta / div if div > 0 else np.nan
+    y = multiply(ramp, step) if div > 0 else multiply(ramp, delta)
+    y = add(y, start)
+    if endpoint and num > 1:
+        is_last = greater_equal(iota(num, np.int64).reshape((num,) + extra), num - 1)
+        y = astype(where_(is_last, stop, y), dt)
+    if axis != 0:
+        from .manipulation import moveaxis
+        y = moveaxis(y, 0, axis)
+    if _dtypes.is_integer(out_dtype):
+        y = floor(y)
+    y = astype(y, out_dtype)
+    return (y, step) if retstep else y
+
+
+@export
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """`base ** linspace(start, stop, num)`, as NumPy computes it."""
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    base = as_array(base) if not isinstance(base, (int, float, complex)) else base
+    if isinstance(base, Array) and base.ndim:
+        from .manipulation import expand_dims
+        base = expand_dims(base, axis)
+    result = power(base, y)
+    return result if dtype is None else astype(result, dtype)
+
+
+# ----- grids and triangles --------------------------------------------------------
+
+def _index_grid(n: int, m: int) -> tuple[Array, Array]:
+    rows = wrap(apply("iota", shape=(n, m), dtype=_dtypes.int64, axis=0), False)
+    cols = wrap(apply("iota", shape=(n, m), dtype=_dtypes.int64, axis=1), False)
+    return rows, cols
+
+
+def _tri_mask(n: int, m: int, k: int) -> Array:
+    """True where column <= row + k (NumPy's `tri`)."""
+    rows, cols = _index_grid(n, m)
+    return greater_equal(add(rows, k), cols)
+
+
+@export
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    return astype(_tri_mask(N, M, operator.index(k)), _creation_dtype(dtype))
+
+
+@export
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """Ones on the k-th diagonal, zeros elsewhere."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    if N < 0 or M < 0:
+        raise ValueError(f"eye: negative dimensions are not allowed: ({N}, {M})")
+    rows, cols = _index_grid(N, M)
+    return astype(subtract(cols, rows) == operator.index(k), _creation_dtype(dtype))
+
+
+@export
+def identity(n, dtype=None, *, like=None):
+    return eye(n, dtype=_creation_dtype(dtype))
+
+
+def _triangle(m, k: int, lower: bool, func: str) -> Array:
+    x = as_array(m)
+    if x.ndim == 0:
+        raise ValueError(f"{func}: input must be at least 1-d")
+    n, cols = (x.shape[-1], x.shape[-1]) if x.ndim == 1 else x.shape[-2:]
+    mask = _tri_mask(n, cols, k if lower else k - 1)
+    zero = full((), 0, x.dtype)
+    return where_(mask, x, zero) if lower else where_(mask, zero, x)
+
+
+@export
+def tril(m, k=0):
+    """Zeros above the k-th diagonal of the last two axes."""
+    return _triangle(m, operator.index(k), True, "tril")
+
+
+@export
+def triu(m, k=0):
+    """Zeros below the k-th diagonal of the last two axes."""
+    return _triangle(m, operator.index(k), False, "triu")
+
+
+@export
+def diag(v, k=0):
+    """The k-th diagonal of a 2-d array, or a 2-d array with 1-d `v` on that diagonal."""
+    x = as_array(v)
+    k = operator.index(k)
+    if x.ndim == 2:
+        from .linalg import diagonal
+        return diagonal(x, k)
+    if x.ndim != 1:
+        raise ValueError("diag: input must be 1- or 2-d.")
+    n = x.shape[0] + abs(k)
+    from .manipulation import concatenate
+    padded = concatenate([x, zeros(abs(k), x.dtype)]) if k else x
+    values = padded.reshape((n, 1) if k >= 0 else (1, n))
+    rows, cols = _index_grid(n, n)
+    return where_(subtract(cols, rows) == k, values, full((), 0, x.dtype))
+
+
+@export
+def diagflat(v, k=0):
+    return diag(as_array(v).reshape(-1), k)
+
+
+@export
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-d coordinate vectors ('xy' or 'ij' indexing)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    xs = [as_array(x).reshape(-1) for x in xi]
+    ndim = len(xs)
+    shapes = []
+    for i, x in enumerate(xs):
+        shape = [1] * ndim
+        shape[i] = x.shape[0]
+        shapes.append(shape)
+    if indexing == "xy" and ndim > 1:
+        for shape in shapes:
+            shape[0], shape[1] = shape[1], shape[0]
+    grids = [x.reshape(tuple(s)) for x, s in zip(xs, shapes)]
+    if sparse:
+        return tuple(grids)
+    full_shape = tuple(max(s[d] for s in shapes) for d in range(ndim))
+    return tuple(wrap(apply("broadcast_to", g._node, shape=full_shape), False) for g in grids)

@@ -1,0 +1,354 @@
+"""Elementwise functions: every NumPy ufunc, from one table, plus `where`, `clip`,
+`round`, `divmod` and friends.
+
+Dtypes are resolved exactly as NumPy resolves them (`np.ufunc.resolve_dtypes`, with
+Python scalars passed as their types so NEP 50 applies), then inputs are cast to the
+loop's dtypes and one primitive node is built. Python scalars become 0-d runtime
+inputs, so `x * 0.99` and `x * 0.98` share one compiled program.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import _dtypes
+from .._ops import MULTI_OUTPUT, UFUNCS as UFUNC_CATEGORIES
+from . import export
+from .common import Array, apply, as_array, astype as _astype, scalar_node, wrap
+
+_WEAK = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+_COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+
+
+def is_scalar_operand(x) -> bool:
+    return type(x) in _WEAK
+
+
+def _operand(x, func: str):
+    if isinstance(x, Array) or type(x) in _WEAK:
+        return x
+    if isinstance(x, (str, bytes)) or x is None:
+        raise TypeError(f"{func}: unsupported operand {x!r} of type {type(x).__name__}")
+    return as_array(x)
+
+
+def _loop_dtypes(ufunc: np.ufunc, operands, dtype) -> tuple:
+    """NumPy's loop for these operands: (input dtypes..., output dtypes...)."""
+    promoted = _dtypes.result_type(*operands)
+    all_weak = not any(isinstance(op, Array) for op in operands)
+    types = []
+    for op in operands:
+        # A weak bool can always take the array's dtype, so a strong bool is equivalent
+        # (and resolve_dtypes accepts only int, float and complex as Python types).
+        if isinstance(op, Array) or all_weak or type(op) is builtins.bool:
+            types.append(_dtypes.result_type(op))
+        elif promoted in _dtypes.ML_FLOATS and type(op) is not builtins.complex:
+            types.append(promoted)  # NumPy does not know ml_dtypes floats are floats
+        else:
+            types.append(type(op))
+    operand_types = tuple(types) + (None,) * ufunc.nout
+    if dtype is None:
+        return ufunc.resolve_dtypes(operand_types)
+    signature = (None,) * ufunc.nin + (_dtypes.as_dtype(dtype),) * ufunc.nout
+    return ufunc.resolve_dtypes(operand_types, signature=signature)
+
+
+def _check_python_int(value: int, loop_dtype: np.dtype, ufunc_name: str) -> None:
+    """NumPy's OverflowErrors for a Python int operand that its loop cannot hold."""
+    if _dtypes.is_integer(loop_dtype):
+        _dtypes.check_weak_int_fits(value, loop_dtype, ufunc_name)
+    elif ufunc_name.startswith("logical_") or _dtypes.is_bool(loop_dtype):
+        if not -2**63 <= value < 2**63:  # NumPy converts these through a C long
+            raise OverflowError(f"{ufunc_name}: Python int too large to convert to C long")
+    elif builtins.abs(value) >= 2**1024:
+        raise OverflowError(f"{ufunc_name}: int too large to convert to float")
+
+
+def _input_node(op, dtype, ufunc_name: str):
+    if isinstance(op, Array):
+        return _astype(op, dtype)._node
+    if type(op) is builtins.int:
+        _check_python_int(op, dtype, ufunc_name)
+    return scalar_node(op, dtype)
+
+
+def _out_of_range_comparison(name: str, operands, loop_dtype):
+    """NumPy 2 compares integer arrays with out-of-range Python ints exactly."""
+    if not _dtypes.is_integer(loop_dtype):
+        return None
+    info = np.iinfo(loop_dtype)
+    for position, op in enumerate(operands):
+        other = operands[1 - position]
+        if not (isinstance(other, Array) and _dtypes.is_integer(other.dtype)):
+            continue  # NumPy's exact comparison applies to integer arrays only
+        if type(op) is builtins.int and not info.min <= op <= info.max:
+            above = op > info.max  # the Python int is larger than every array value
+            if position == 0:
+                above = not above  # read "int OP array" as "array OP' int"
+            value = {"equal": False, "not_equal": True,
+                     "less": above, "less_equal": above,
+                     "greater": not above, "greater_equal": not above}[name]
+            shape = other.shape if isinstance(other, Array) else ()
+            from .creation import full
+            return full(shape, value, dtype=bool)
+    return None
+
+
+class ufunc:
+    """A lazy counterpart of a NumPy ufunc: call it, or use `reduce`, `accumulate` and
+    `outer` as on NumPy's."""
+
+    def __init__(self, name: str):
+        self.__name__ = name
+        self._np = getattr(np, name)
+        self.nin, self.nout = self._np.nin, self._np.nout
+        self.__doc__ = f"Lazy numpy.{name}: same dtypes, values and errors as NumPy's."
+
+    def __repr__(self) -> str:
+        return f"<lazyarr ufunc '{self.__name__}'>"
+
+    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} positional arguments "
+                            f"but {len(args)} were given")
+        operands = [_operand(a, self.__name__) for a in args]
+        loop = _loop_dtypes(self._np, operands, dtype)
+        if self.__name__ in _COMPARISONS:
+            constant = _out_of_range_comparison(self.__name__, operands, loop[0])
+            if constant is not None:
+                return constant
+        nodes = [_input_node(op, dt, self.__name__) for op, dt in zip(operands, loop)]
+        # NumPy returns a scalar, not a 0-d array, from a ufunc on 0-d operands.
+        if self.nout == 1:
+            results = (wrap(apply(self.__name__, *nodes)),)
+        else:
+            results = tuple(wrap(apply(self.__name__, *nodes, out=k))
+                            for k in range(MULTI_OUTPUT[self.__name__]))
+        results = _write_out(self.__name__, results, out, where)
+        return results[0] if self.nout == 1 else results
+
+    def outer(self, a, b):
+        a, b = as_array(a), as_array(b)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b)
+
+    def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+               where=True):
+        from . import reductions
+        lazy = reductions.UFUNC_REDUCTIONS.get(self.__name__)
+        if lazy is None or out is not None:
+            from .._dispatch import fallback
+            return fallback(self._np.reduce, (a,), dict(axis=axis, dtype=dtype, out=out,
+                            keepdims=keepdims, initial=initial, where=where),
+                            name=f"{self.__name__}.reduce")
+        kwargs = dict(keepdims=keepdims, initial=initial, where=where)
+        if self.__name__ in ("add", "multiply"):
+            kwargs["dtype"] = dtype
+        return lazy(a, axis, **kwargs)
+
+    def accumulate(self, a, axis=0, dtype=None, out=None):
+        from . import reductions
+        lazy = reductions.UFUNC_ACCUMULATIONS.get(self.__name__)
+        if lazy is None or out is not None:
+            from .._dispatch import fallback
+            return fallback(self._np.accumulate, (a,), dict(axis=axis, dtype=dtype, out=out),
+                            name=f"{self.__name__}.accumulate")
+        return lazy(a, axis, dtype)
+
+
+def _write_out(name: str, results: tuple, out, where) -> tuple:
+    """Apply `where=` and `out=` as NumPy does (into lazyarr arrays by rebinding)."""
+    if out is None and where is True:
+        return results
+    outs = out if isinstance(out, tuple) else (out,) * len(results) if out is None else (out,)
+    final = []
+    for result, target in zip(results, outs):
+        if where is not True:
+            base = target if target is not None else zeros_like(result)
+            result = where_(where, result, _astype(base, result.dtype) if
+                            isinstance(base, Array) else base)
+        if target is None:
+            final.append(result)
+        elif isinstance(target, Array):
+            final.append(target._rebind(result, name))
+        else:
+            raise TypeError(f"{name}: out= must be a lazyarr array, not "
+                            f"{type(target).__name__}")
+    return tuple(final)
+
+
+UFUNCS: dict[str, ufunc] = {}
+for _name in UFUNC_CATEGORIES:
+    UFUNCS[_name] = ufunc(_name)
+    export(UFUNCS[_name], names=())  # registers under the ufunc's own name
+
+# NumPy's aliases (and the Array API's spellings) of the same ufuncs.
+ALIASES = {"abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
+           "asinh": "arcsinh", "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+           "bitwise_invert": "invert", "bitwise_not": "invert",
+           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+           "conj": "conjugate", "mod": "remainder", "pow": "power",
+           "true_divide": "divide"}
+for _alias, _name in ALIASES.items():
+    UFUNCS[_alias] = UFUNCS[_name]
+    export(UFUNCS[_name], names=(_alias,))
+
+globals().update(UFUNCS)
+
+
+# ---------------------------------------------------------------------------------
+# Elementwise functions that are not ufuncs.
+
+@export
+def astype(x, dtype, /, *, copy: bool = True, device=None):
+    """`x` converted to `dtype` with NumPy's unsafe casting (as `ndarray.astype`)."""
+    return _astype(as_array(x), dtype)
+
+
+@export
+def real(val):
+    x = as_array(val)
+    return wrap(apply("real", x._node), x._scalar) if _dtypes.is_complex(x.dtype) else x
+
+
+@export
+def imag(val):
+    x = as_array(val)
+    if _dtypes.is_complex(x.dtype):
+        return wrap(apply("imag", x._node), x._scalar)
+    return zeros_like(x)
+
+
+@export
+def angle(z, deg: bool = False):
+    """Argument of complex values (arctan2(imag, real)), in degrees if `deg`."""
+    z = as_array(z)
+    a = arctan2(imag(z), real(z)) if _dtypes.is_complex(z.dtype) else arctan2(0, z)
+    return a * (180.0 / np.pi) if deg else a
+
+
+@export(names=("divmod",))
+def divmod_(x1, x2, /):
+    """(floor_divide(x1, x2), remainder(x1, x2)), with NumPy's sign rules."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+divmod = divmod_
+
+
+@export(names=("round",))
+def around(a, decimals: int = 0, out=None):
+    """Round half to even at `decimals` places, computed as NumPy does (scale, rint,
+    unscale)."""
+    x = as_array(a)
+    decimals = int(decimals)
+    if _dtypes.is_integer(x.dtype) and decimals >= 0:
+        return x
+    if decimals == 0:
+        return rint(x)  # bool gives float16, as NumPy's rint does
+    if _dtypes.is_bool(x.dtype):
+        raise TypeError("round: Cannot cast ufunc 'multiply' output from dtype('float64') "
+                        "to dtype('bool') with casting rule 'same_kind'")
+    if _dtypes.is_integer(x.dtype):
+        scale = 10 ** -decimals
+        return _astype(rint(x.astype(np.float64) / scale) * scale, x.dtype)
+    if decimals >= 0:
+        return divide(rint(multiply(x, float(10 ** decimals))), float(10 ** decimals))
+    return multiply(rint(divide(x, float(10 ** -decimals))), float(10 ** -decimals))
+
+
+round = around
+
+
+@export
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
+    """minimum(maximum(a, a_min), a_max), with NEP 50 promotion of the bounds."""
+    a_min = min if a_min is None else a_min
+    a_max = max if a_max is None else a_max
+    x = as_array(a)
+    result = x
+    if a_min is not None:
+        result = maximum(result, a_min)
+    if a_max is not None:
+        result = minimum(result, a_max)
+    if result is x:
+        result = wrap(x._node, x._scalar)
+    return _write_out("clip", (result,), out, True)[0]
+
+
+def where_(condition, x, y):
+    cond = _astype(as_array(condition), np.bool_)
+    xs = [_operand(v, "where") for v in (x, y)]
+    dtype = _dtypes.result_type(*xs)
+    nodes = [_input_node(v, dtype, "where") for v in xs]
+    return wrap(apply("select", cond._node, *nodes))
+
+
+@export
+def where(condition, x=None, y=None, /):
+    """Choose from `x` or `y` by `condition`; with the condition alone, `nonzero`."""
+    if x is None and y is None:
+        from .indexing import nonzero
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return where_(condition, x, y)
+
+
+@export
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|a - b| <= atol + rtol * |b|, infinities equal to themselves, as NumPy."""
+    a, b = as_array(a), as_array(b)
+    dt = _dtypes.result_type(a, b, 1.0)
+    a, b = _astype(a, dt), _astype(b, dt)
+    finite = isfinite(a) & isfinite(b)
+    close = less_equal(absolute(subtract(a, b)), atol + rtol * absolute(b))
+    result = where_(finite, close, equal(a, b))
+    if equal_nan:
+        result = result | (isnan(a) & isnan(b))
+    return result
+
+
+@export
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    from .reductions import all as all_
+    return builtins.bool(all_(isclose(a, b, rtol, atol, equal_nan)))
+
+
+@export
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN to `nan`, infinities to the dtype's largest finite values (or the given)."""
+    x = as_array(x)
+    if not _dtypes.is_inexact(x.dtype):
+        return x
+    if _dtypes.is_complex(x.dtype):
+        fix = lambda part: nan_to_num(part, nan=nan, posinf=posinf, neginf=neginf)
+        return add(fix(real(x)), multiply(fix(imag(x)), 1j))
+    info = _dtypes.finfo(x.dtype)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+    x = where_(isnan(x), _astype(as_array(nan), x.dtype), x)
+    x = where_(isposinf(x), _astype(as_array(hi), x.dtype), x)
+    return where_(isneginf(x), _astype(as_array(lo), x.dtype), x)
+
+
+@export
+def isposinf(x):
+    return logical_and(isinf(x), logical_not(signbit(x)))
+
+
+@export
+def isneginf(x):
+    return logical_and(isinf(x), signbit(x))
+
+
+@export
+def fix(x):
+    """Round towards zero, keeping the input's float dtype (as numpy.fix)."""
+    return trunc(x)
+
+
+def zeros_like(a, dtype=None):
+    from .creation import zeros_like as creation_zeros_like
+    return creation_zeros_like(a, dtype=dtype)

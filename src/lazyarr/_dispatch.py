@@ -1,0 +1,90 @@
+"""NEP 18 and NEP 13: NumPy's functions and ufuncs called on lazyarr arrays.
+
+A NumPy function that lazyarr implements (registered with `_api.export`) runs lazily.
+One it does not implement goes through the fallback: its lazyarr arguments are
+materialized, NumPy runs it, and array results come back as lazyarr arrays. Each
+fallback is counted per function in `lazyarr.stats()`, and `LAZYARR_FALLBACK`
+(`warn`, the default, `raise` or `allow`) decides whether it warns, raises or is only
+counted. Foreign array types make lazyarr step aside (return NotImplemented).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+
+from . import _flush
+from ._api import HANDLED
+from ._array import Array, as_array
+
+
+class FallbackWarning(UserWarning):
+    """A NumPy function without a lazyarr implementation ran eagerly through NumPy."""
+
+
+class FallbackError(TypeError):
+    """Raised under LAZYARR_FALLBACK=raise instead of running NumPy eagerly."""
+
+
+_KNOWN_TYPES = (Array, np.ndarray, np.generic)
+
+
+def _unwrap(obj):
+    """Materialize every lazyarr array inside args (lists and tuples followed)."""
+    if isinstance(obj, Array):
+        return np.asarray(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_unwrap(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _unwrap(v) for k, v in obj.items()}
+    return obj
+
+
+def _wrap(obj):
+    if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":
+        return as_array(obj)
+    if isinstance(obj, tuple):
+        return tuple(_wrap(o) for o in obj)
+    if isinstance(obj, list):
+        return [_wrap(o) for o in obj]
+    return obj
+
+
+def fallback(func, args, kwargs, name: str | None = None):
+    """Run NumPy's `func` eagerly on materialized arguments, counted and reported."""
+    name = name or getattr(func, "__qualname__", repr(func))
+    policy = os.environ.get("LAZYARR_FALLBACK", "warn")
+    _flush.STATS.fallbacks[name] += 1
+    if policy == "raise":
+        raise FallbackError(f"lazyarr has no lazy implementation of numpy.{name} "
+                            "(LAZYARR_FALLBACK=raise)")
+    if policy != "allow":
+        warnings.warn(f"numpy.{name} has no lazy implementation in lazyarr; it ran eagerly "
+                      "through NumPy (set LAZYARR_FALLBACK=allow to silence)",
+                      FallbackWarning, stacklevel=4)
+    return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+
+
+def array_function(func, types, args, kwargs):
+    if not all(issubclass(t, _KNOWN_TYPES) for t in types):
+        return NotImplemented
+    impl = HANDLED.get(func)
+    if impl is None:
+        return fallback(func, args, kwargs)
+    return impl(*args, **kwargs)
+
+
+def array_ufunc(ufunc, method, inputs, kwargs):
+    from ._api import elementwise
+    if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
+               for x in inputs):
+        return NotImplemented
+    impl = elementwise.UFUNCS.get(ufunc.__name__)
+    if impl is not None and method == "__call__" and not kwargs:
+        return impl(*inputs)
+    if impl is not None and not kwargs and hasattr(impl, method):
+        return getattr(impl, method)(*inputs)
+    return fallback(getattr(ufunc, method), inputs, kwargs,
+                    name=f"{ufunc.__name__}.{method}" if method != "__call__" else ufunc.__name__)

@@ -1,0 +1,161 @@
+"""Dtypes, their categories, and NumPy 2 promotion with NEP 50 weak Python scalars.
+
+lazyarr's dtypes are NumPy's own `np.dtype` objects (plus ml_dtypes' bfloat16 and
+float8 types), so `x.dtype == np.float64` and `x.dtype.itemsize` work unchanged.
+Promotion between dtypes is NumPy's own table (`np.promote_types`); what this module
+adds is the NEP 50 rule for Python scalars, which NumPy applies only inside its ufuncs.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import ml_dtypes
+import numpy as np
+
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
+float8_e4m3fn = np.dtype(ml_dtypes.float8_e4m3fn)
+float8_e5m2 = np.dtype(ml_dtypes.float8_e5m2)
+
+# ml_dtypes' floating types have kind 'V' in NumPy; lazyarr treats them as floats.
+ML_FLOATS = frozenset({bfloat16, float8_e4m3fn, float8_e5m2})
+
+SIGNED = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+FLOATS = (float16, float32, float64)
+COMPLEXES = (complex64, complex128)
+ALL_NUMERIC = (bool_,) + SIGNED + UNSIGNED + FLOATS + COMPLEXES
+
+default_int = int64
+default_float = float64
+default_complex = complex128
+intp = np.dtype(np.intp)
+
+# Python scalar types, ordered by NEP 50 "kind" rank.
+WEAK_TYPES = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_WEAK_RANK = {builtins.bool: 0, builtins.int: 1, builtins.float: 2, builtins.complex: 3}
+_WEAK_DEFAULT = {builtins.bool: bool_, builtins.int: int64, builtins.float: float64,
+                 builtins.complex: complex128}
+
+
+def as_dtype(dtype) -> np.dtype:
+    """`np.dtype(dtype)`, NumPy's own parsing and TypeError for what it rejects."""
+    if isinstance(dtype, np.dtype):
+        return dtype
+    return np.dtype(dtype)
+
+
+def kind(dtype: np.dtype) -> str:
+    """'b', 'i', 'u', 'f' or 'c' (ml_dtypes floats count as 'f'); other kinds as NumPy's."""
+    if dtype in ML_FLOATS:
+        return "f"
+    return dtype.kind
+
+
+def is_bool(dtype) -> bool:
+    return kind(dtype) == "b"
+
+
+def is_integer(dtype) -> bool:
+    return kind(dtype) in "iu"
+
+
+def is_floating(dtype) -> bool:
+    return kind(dtype) == "f"
+
+
+def is_complex(dtype) -> bool:
+    return kind(dtype) == "c"
+
+
+def is_inexact(dtype) -> bool:
+    return kind(dtype) in "fc"
+
+
+def is_numeric(dtype) -> bool:
+    return kind(dtype) in "biufc"
+
+
+def real_dtype(dtype: np.dtype) -> np.dtype:
+    """The real counterpart of a complex dtype (complex64 -> float32); others unchanged."""
+    if dtype == complex64:
+        return float32
+    if dtype == complex128:
+        return float64
+    return dtype
+
+
+def to_inexact(dtype: np.dtype) -> np.dtype:
+    """The float dtype NumPy computes means in: float64 for bool and integers."""
+    return dtype if is_inexact(dtype) else float64
+
+
+def is_weak(value) -> bool:
+    """A Python bool, int, float or complex: a NEP 50 'weak' scalar."""
+    return type(value) in _WEAK_RANK
+
+
+def promote_weak(strong: np.dtype, weak_type: type) -> np.dtype:
+    """The dtype of `strong` combined with a Python scalar type under NEP 50."""
+    weak_rank = _WEAK_RANK[weak_type]
+    if weak_rank <= _KIND_RANK.get(kind(strong), 3):
+        return strong
+    if weak_type is builtins.complex and kind(strong) == "f":
+        return complex128 if strong == float64 else complex64
+    return _WEAK_DEFAULT[weak_type]
+
+
+def result_type(*operands) -> np.dtype:
+    """`np.result_type` over dtypes, arrays and scalars, with NEP 50 weak Python scalars.
+
+    Python bool/int/float/complex values are weak: they take the other operands' dtype
+    when its kind can hold them (`uint8 + 300` is uint8, NumPy then raises
+    OverflowError on the value); NumPy scalars and arrays are strong.
+    """
+    strong: np.dtype | None = None
+    weak_types: list[type] = []
+    for op in operands:
+        if type(op) in _WEAK_RANK:
+            weak_types.append(type(op))
+            continue
+        dt = op if isinstance(op, np.dtype) else getattr(op, "dtype", None)
+        if dt is None:
+            dt = as_dtype(op)
+        strong = dt if strong is None else np.promote_types(strong, dt)
+    if strong is None:
+        return _WEAK_DEFAULT[max(weak_types, key=_WEAK_RANK.__getitem__)]
+    for wt in weak_types:
+        strong = promote_weak(strong, wt)
+    return strong
+
+
+def can_cast(from_, to, casting: str = "safe") -> bool:
+    """`np.can_cast` between dtypes (Python scalars are not accepted, as in NumPy 2)."""
+    if type(from_) in _WEAK_RANK:
+        raise TypeError("can_cast() does not support Python int, float or complex; "
+                        "use a dtype or an array instead")
+    frm = getattr(from_, "dtype", None) or as_dtype(from_)
+    return bool(np.can_cast(frm, as_dtype(to), casting=casting))
+
+
+def check_weak_int_fits(value: int, dtype: np.dtype, func: str) -> None:
+    """NumPy 2's OverflowError for a Python int that the integer dtype cannot hold."""
+    if type(value) is builtins.int and is_integer(dtype):
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"{func}: Python integer {value} out of bounds for {dtype}")
+
+
+def finfo(dtype):
+    dt = as_dtype(getattr(dtype, "dtype", dtype))
+    return ml_dtypes.finfo(dt) if dt in ML_FLOATS else np.finfo(dt)
+
+
+def iinfo(dtype):
+    return np.iinfo(as_dtype(getattr(dtype, "dtype", dtype)))

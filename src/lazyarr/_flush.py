@@ -1,0 +1,189 @@
+"""The scheduler: what to evaluate and when, and the counters that show it.
+
+A flush takes the requested nodes plus every live pending array that shares work with
+them, linearizes that subgraph into a `Program` (runtime inputs first, then one
+instruction per node), runs it on the current backend, and replaces each output node
+by its buffer. Nothing changes unless the whole run succeeds, so a failure leaves every
+array usable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+from . import _backend
+from ._graph import Node, topological_order
+from ._ops import Op
+
+CAUSES = ("read", "control", "shape", "explicit", "size")
+
+
+@dataclass(frozen=True)
+class Instruction:
+    op: Op
+    inputs: tuple[int, ...]  # slots of the operands
+    attrs: tuple
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class Program:
+    """A linearized graph. Slots 0..len(input_specs)-1 hold the runtime inputs; slot
+    len(input_specs)+k holds instruction k's result. `key` is the structure alone
+    (ops, attributes, shapes, dtypes, wiring): equal keys mean one compiled program."""
+    input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...]
+    instructions: tuple[Instruction, ...]
+    outputs: tuple[int, ...]
+    key: tuple = field(repr=False)
+
+
+def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
+    """The program computing `outputs` from `order` (a topological order), and its inputs."""
+    slot: dict[int, int] = {}
+    inputs, input_specs = [], []
+    for node in order:
+        if node.is_computed:
+            slot[id(node)] = len(inputs)
+            inputs.append(node.value)
+            input_specs.append((node.shape, node.dtype))
+    instructions = []
+    for node in order:
+        if not node.is_computed:
+            slot[id(node)] = len(input_specs) + len(instructions)
+            instructions.append(Instruction(node.op, tuple(slot[id(i)] for i in node.inputs),
+                                            node.attrs, node.shape, node.dtype))
+    out_slots = tuple(slot[id(n)] for n in outputs)
+    key = (tuple(input_specs),
+           tuple((i.op.name, i.attrs, i.inputs, i.shape, i.dtype) for i in instructions),
+           out_slots)
+    return Program(tuple(input_specs), tuple(instructions), out_slots, key), inputs
+
+
+# ---------------------------------------------------------------------------------
+# Live handles: arrays whose node may still be pending. A flush also evaluates those
+# that share pending work with what was asked, so no subgraph is ever run twice.
+# (Arrays are unhashable, like ndarrays, so this is a dict of weak references by id.)
+_live: dict[int, weakref.ref] = {}
+
+
+def track(handle) -> None:
+    key = id(handle)
+    _live[key] = weakref.ref(handle, lambda _, key=key: _live.pop(key, None))
+
+
+def _sharing_roots(requested: list[Node]) -> list[Node]:
+    roots = list(requested)
+    in_program = {id(n) for n in topological_order(roots) if not n.is_computed}
+    candidates = []
+    for key, ref in list(_live.items()):
+        handle = ref()
+        if handle is None or handle._node.is_computed:
+            _live.pop(key, None)
+        else:
+            candidates.append(handle._node)
+    grew = True
+    while grew:
+        grew = False
+        remaining = []
+        for node in candidates:
+            if id(node) in in_program:
+                roots.append(node)  # an intermediate someone holds: keep its value
+                continue
+            behind = [n for n in topological_order([node]) if not n.is_computed]
+            if any(id(n) in in_program for n in behind):
+                roots.append(node)
+                in_program.update(id(n) for n in behind)
+                grew = True
+            else:
+                remaining.append(node)
+        candidates = remaining
+    return list({id(n): n for n in roots}.values())
+
+
+# ---------------------------------------------------------------------------------
+# Counters.
+
+class Stats:
+    def __init__(self):
+        self.flushes: Counter = Counter()
+        self.nodes_evaluated = 0
+        self.run_seconds = 0.0
+        self.backend_events: Counter = Counter()  # compiles, cache hits, ... by backend
+        self.fallbacks: Counter = Counter()  # NumPy functions run eagerly, by name
+
+    def as_dict(self) -> dict:
+        return {"flushes": dict(self.flushes), "flushes_total": sum(self.flushes.values()),
+                "nodes_evaluated": self.nodes_evaluated,
+                "run_seconds": self.run_seconds, "fallbacks": dict(self.fallbacks),
+                **dict(self.backend_events)}
+
+
+STATS = Stats()
+_counters: list["FlushCounter"] = []
+
+
+class FlushCounter:
+    """Counts the flushes (materializations) caused inside a `count_flushes()` block."""
+
+    def __init__(self):
+        self.causes: Counter = Counter()
+
+    @property
+    def count(self) -> int:
+        return sum(self.causes.values())
+
+
+@contextlib.contextmanager
+def count_flushes():
+    counter = FlushCounter()
+    _counters.append(counter)
+    try:
+        yield counter
+    finally:
+        _counters.remove(counter)
+
+
+def stats() -> dict:
+    """Flushes by cause, nodes evaluated, run time, and backend counters."""
+    return STATS.as_dict()
+
+
+def reset_stats() -> None:
+    global STATS
+    STATS = Stats()
+
+
+# ---------------------------------------------------------------------------------
+
+def evaluate(nodes: Iterable[Node], cause: str) -> None:
+    """Compute every pending node in `nodes` (and what shares work with them)."""
+    requested = [n for n in nodes if not n.is_computed]
+    if not requested:
+        return
+    roots = _sharing_roots(requested)
+    order = topological_order(roots)
+    program, inputs = linearize(order, roots)
+    backend = _backend.current()
+    start = time.perf_counter()
+    results = backend.run(program, inputs)
+    STATS.run_seconds += time.perf_counter() - start
+    STATS.flushes[cause] += 1
+    STATS.nodes_evaluated += len(program.instructions)
+    for counter in _counters:
+        counter.causes[cause] += 1
+    for node, value in zip(roots, results):
+        node.set_value(value)
+
+
+def to_numpy(node: Node, cause: str) -> np.ndarray:
+    """The node's value as a host NumPy array, evaluating it first if needed."""
+    evaluate([node], cause)
+    return np.asarray(node.value)

@@ -1,0 +1,90 @@
+"""Graph nodes and the walks over them.
+
+A node is an application of a primitive to input nodes, with static attributes and
+the shape and dtype its rules computed at build time. A node never changes, except
+once: when it is computed, its buffer replaces it (`op` becomes "input", `inputs`
+empty), so every handle that refers to it sees the value and the graph behind it is
+released. Every walk here uses an explicit stack: a chain of 100,000 operations must
+not hit Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from ._ops import OPS, Op
+
+INPUT = OPS["input"]
+
+
+class Node:
+    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "__weakref__")
+
+    def __init__(self, op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
+                 value=None):
+        self.op = op
+        self.inputs = inputs
+        self.attrs = attrs
+        self.shape = shape
+        self.dtype = dtype
+        self.value = value
+
+    @property
+    def is_computed(self) -> bool:
+        return self.op is INPUT
+
+    def set_value(self, value) -> None:
+        """Replace this node by its computed buffer; the graph behind it is released."""
+        self.op = INPUT
+        self.inputs = ()
+        self.attrs = ()
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<Node {self.op.name} {self.shape} {self.dtype}>"
+
+
+def leaf(value, shape: tuple, dtype: np.dtype) -> Node:
+    """A node whose value is already known (a buffer or a NumPy array)."""
+    return Node(INPUT, (), (), shape, dtype, value)
+
+
+def apply(op_name: str, *inputs: Node, **attrs) -> Node:
+    """Build a node of primitive `op_name`, computing its shape and dtype now."""
+    op = OPS[op_name]
+    shapes = [n.shape for n in inputs]
+    dtypes = [n.dtype for n in inputs]
+    shape = tuple(op.shape_rule(shapes, **attrs))
+    dtype = op.dtype_rule(dtypes, **attrs)
+    return Node(op, inputs, tuple(sorted(attrs.items())), shape, dtype)
+
+
+def topological_order(roots: Iterable[Node]) -> list[Node]:
+    """Pending nodes reachable from `roots` (computed nodes included as leaves), inputs
+    before the nodes that use them. Iterative post-order DFS."""
+    order: list[Node] = []
+    seen: set[int] = set()
+    for root in roots:
+        if id(root) in seen:
+            continue
+        stack = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            for child in reversed(node.inputs):
+                if id(child) not in seen:
+                    stack.append((child, False))
+    return order
+
+
+def count_pending(root: Node) -> int:
+    """How many uncomputed nodes stand behind `root`."""
+    return sum(1 for n in topological_order([root]) if not n.is_computed)

@@ -1,0 +1,24 @@
+"""Every test runs once per built-in backend: the backend is a parameter of the
+harness, so a new backend reuses the whole differential suite."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import lazyarr
+from lazyarr import _backend
+
+settings.register_profile(
+    "ci", max_examples=int(os.environ.get("LAZYARR_EXAMPLES", "40")), deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    derandomize=True)
+settings.load_profile("ci")
+
+BACKENDS = [name for name in ("numpy", "xla") if name in _backend.available()]
+
+
+@pytest.fixture(params=BACKENDS, autouse=True)
+def backend(request):
+    with lazyarr.use_backend(request.param):
+        yield request.param

@@ -1,0 +1,114 @@
+"""The differential harness: run the same call on NumPy and on lazyarr and demand the
+same outcome: values (exact for bool and integers, tight tolerances for floats),
+shapes and dtypes exactly, or the same exception type, raised at the call itself
+rather than when the result is materialized."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+import numpy.exceptions
+
+import lazyarr
+
+# Tolerances by float precision; integers and bools must match exactly.
+RTOL = {2: 2e-3, 4: 2e-5, 8: 1e-12}
+PUBLIC_EXCEPTIONS = (numpy.exceptions.AxisError, IndexError, ValueError, TypeError,
+                     OverflowError, ZeroDivisionError, KeyError, RuntimeError)
+
+
+def to_lazy(arg):
+    """NumPy arrays (also inside lists and tuples) as lazyarr arrays; others as given."""
+    if isinstance(arg, np.ndarray):
+        return lazyarr.asarray(arg)
+    if isinstance(arg, list):
+        return [to_lazy(a) for a in arg]
+    if isinstance(arg, tuple):
+        return tuple(to_lazy(a) for a in arg)
+    return arg
+
+
+def public_type(exc: BaseException) -> type:
+    """The exception class a user would catch: the first public one in its MRO."""
+    for cls in type(exc).__mro__:
+        if cls in PUBLIC_EXCEPTIONS:
+            return cls
+    return type(exc)
+
+
+def materialize(result):
+    if isinstance(result, lazyarr.Array):
+        return np.asarray(result)
+    if isinstance(result, (tuple, list)):
+        return type(result)(materialize(r) for r in result)
+    return result
+
+
+def assert_same(expected, actual, rtol=None, atol=0.0, where: str = "result") -> None:
+    """`actual` (lazyarr) equals `expected` (NumPy) in kind, shape, dtype and value."""
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(actual, (tuple, list)), f"{where}: expected a sequence, got {actual!r}"
+        assert len(actual) == len(expected), f"{where}: length {len(actual)} != {len(expected)}"
+        for k, (e, a) in enumerate(zip(expected, actual)):
+            assert_same(e, a, rtol, atol, f"{where}[{k}]")
+        return
+    if isinstance(expected, (np.ndarray, np.generic)):
+        assert isinstance(actual, lazyarr.Array), f"{where}: expected an Array, got {type(actual)}"
+        value = np.asarray(actual)
+        assert value.shape == expected.shape, f"{where}: shape {value.shape} != {expected.shape}"
+        assert value.dtype == expected.dtype, f"{where}: dtype {value.dtype} != {expected.dtype}"
+        assert actual.shape == expected.shape and actual.dtype == expected.dtype, \
+            f"{where}: the handle's metadata disagrees with its value"
+        assert_values(expected, value, rtol, atol, where)
+        return
+    if isinstance(expected, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
+        assert type(actual) is type(expected), f"{where}: {type(actual)} != {type(expected)}"
+        np.testing.assert_allclose(actual, expected, rtol=rtol or 1e-12, equal_nan=True)
+        return
+    assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+
+
+def assert_values(expected: np.ndarray, value: np.ndarray, rtol, atol, where) -> None:
+    if expected.dtype.kind in "biu":
+        np.testing.assert_array_equal(value, expected, err_msg=where, strict=True)
+        return
+    itemsize = expected.dtype.itemsize // (2 if expected.dtype.kind == "c" else 1)
+    tol = rtol if rtol is not None else RTOL.get(itemsize, 1e-2)
+    e = expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64)
+    v = value.astype(e.dtype)
+    # Infinities and NaNs must sit in the same places; finite values agree closely.
+    np.testing.assert_array_equal(np.isnan(v), np.isnan(e), err_msg=f"{where}: NaN positions")
+    finite = np.isfinite(e)
+    np.testing.assert_array_equal(v[~finite & ~np.isnan(e)], e[~finite & ~np.isnan(e)],
+                                  err_msg=f"{where}: infinities")
+    np.testing.assert_allclose(v[finite], e[finite], rtol=tol, atol=atol, err_msg=where)
+
+
+def check(np_func, la_func, *args, rtol=None, atol=0.0, **kwargs):
+    """Call both with the same arguments; compare results or exception types.
+
+    A lazyarr exception must come from the call, never from materializing the result.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            expected = np_func(*args, **kwargs)
+    except Exception as exc:  # NumPy rejected the input: lazyarr must too, at the call
+        expected_exc = public_type(exc)
+        try:
+            result = la_func(*to_lazy(args), **to_lazy(kwargs))
+        except Exception as la_exc:
+            assert isinstance(la_exc, expected_exc), (
+                f"NumPy raised {type(exc).__name__}({exc}); lazyarr raised "
+                f"{type(la_exc).__name__}({la_exc})")
+            return None
+        raise AssertionError(f"NumPy raised {type(exc).__name__}({exc}); lazyarr returned "
+                             f"{result!r} instead of raising")
+    result = la_func(*to_lazy(args), **to_lazy(kwargs))
+    assert_same(expected, result, rtol, atol)
+    return result
+
+
+def check_function(name: str, *args, **kwargs):
+    """`check` for the function of the same name in numpy and lazyarr."""
+    return check(getattr(np, name), getattr(lazyarr, name), *args, **kwargs)

@@ -1,0 +1,224 @@
+"""Every ufunc in lazyarr's table against NumPy's, on generated dtypes, shapes and
+values (NaN, infinities, extremes), with arrays and with Python scalars (NEP 50)."""
+
+import builtins
+import operator
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import lazyarr as la
+from lazyarr._ops import UFUNCS
+from lazyarr._api.elementwise import ALIASES
+
+from differential import assert_same, check
+from strategies import BOOL, COMPLEX, FLOAT, INTEGER, NUMERIC, REAL, elements
+
+CATEGORY_DTYPES = {"numeric": NUMERIC, "real": REAL, "integer": BOOL + INTEGER, "any": NUMERIC}
+
+
+def _operands(name, draw, nin):
+    dtypes = CATEGORY_DTYPES[UFUNCS[name]]
+    shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=nin, max_dims=3, max_side=4))
+    arrays = []
+    for shape in shapes.input_shapes:
+        dt = draw(st.sampled_from(dtypes))
+        arrays.append(draw(hnp.arrays(dt, shape, elements=elements(dt))))
+    return arrays
+
+
+def _nonnegative(exponent):
+    """NumPy raises for integer ** negative integer; lazyarr raises that (data-dependent)
+    error when the result is computed, which test_power_negative_integer_exponent shows.
+    Elsewhere, integer exponents are drawn non-negative."""
+    if isinstance(exponent, np.ndarray) and exponent.dtype.kind == "i":
+        return np.where(exponent < 0, 0, exponent).astype(exponent.dtype)
+    if isinstance(exponent, int) and not isinstance(exponent, bool):
+        return builtins.abs(exponent)
+    return exponent
+
+
+def _avoid_negative_integer_powers(name, args):
+    if name == "power":
+        args = [args[0], _nonnegative(args[1])]
+    return args
+
+
+@pytest.mark.parametrize("name", sorted(UFUNCS))
+@given(data=st.data())
+def test_ufunc_arrays(name, data):
+    ufunc = getattr(np, name)
+    arrays = _avoid_negative_integer_powers(name, _operands(name, data.draw, ufunc.nin))
+    check(ufunc, getattr(la, name), *arrays)
+
+
+SCALARS = st.one_of(st.booleans(), st.integers(-300, 300), st.sampled_from([2**40, -2**70]),
+                    st.floats(allow_nan=True, allow_infinity=True), st.complex_numbers(
+                        max_magnitude=1e6))
+
+
+@pytest.mark.parametrize("name", sorted(n for n in UFUNCS if getattr(np, n).nin == 2))
+@given(data=st.data())
+def test_ufunc_python_scalar(name, data):
+    """NEP 50: Python scalars are weak; out-of-range ints raise OverflowError."""
+    (array,) = _operands(name, data.draw, 1)
+    scalar = data.draw(SCALARS)
+    args = (array, scalar) if data.draw(st.booleans()) else (scalar, array)
+    args = _avoid_negative_integer_powers(name, args)
+    check(getattr(np, name), getattr(la, name), *args)
+
+
+def test_aliases_are_the_same_ufuncs():
+    for alias, name in ALIASES.items():
+        assert getattr(la, alias) is getattr(la, name)
+
+
+BINARY_OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv,
+                    operator.floordiv, operator.mod, operator.pow, operator.and_, operator.or_,
+                    operator.xor, operator.lshift, operator.rshift, operator.eq, operator.ne,
+                    operator.lt, operator.le, operator.gt, operator.ge]
+
+
+@pytest.mark.parametrize("op", BINARY_OPERATORS, ids=lambda o: o.__name__)
+@given(data=st.data())
+def test_operators(op, data):
+    dt1, dt2 = data.draw(st.sampled_from(REAL)), data.draw(st.sampled_from(REAL))
+    a = data.draw(hnp.arrays(dt1, (3,), elements=elements(dt1)))
+    b = data.draw(hnp.arrays(dt2, (2, 3), elements=elements(dt2)))
+    if op is operator.pow:
+        b = _nonnegative(b)
+    check(op, op, a, b)
+    check(op, op, a, 3)
+    check(op, op, 2.5, a)
+
+
+@pytest.mark.parametrize("op", [operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                                operator.ifloordiv, operator.imod, operator.iand,
+                                operator.ior, operator.ixor, operator.ilshift,
+                                operator.irshift])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "bool", "uint8"])
+@pytest.mark.parametrize("other", [2, 1.5, True])
+def test_inplace_operators(op, dtype, other):
+    """NumPy's same_kind rule for the in-place result; the old handle keeps its value."""
+    base = np.arange(1, 7).reshape(2, 3).astype(dtype)
+
+    def numpy_version(a, b):
+        a = a.copy()
+        return op(a, b)
+
+    def lazy_version(a, b):
+        before = a
+        kept = np.asarray(before).copy()
+        result = op(a, b)
+        np.testing.assert_array_equal(np.asarray(before), kept) if result is not before \
+            else None
+        return result
+
+    check(numpy_version, lazy_version, base, other)
+
+
+def test_inplace_rebinds_without_changing_earlier_readers():
+    x = la.asarray(np.arange(3.0))
+    y = x[1:]  # an earlier reader
+    x += 1
+    assert np.asarray(x).tolist() == [1.0, 2.0, 3.0]
+    assert np.asarray(y).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("op", [operator.neg, operator.pos, operator.abs, operator.invert])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float32", "complex64"])
+def test_unary_operators(op, dtype):
+    a = (np.arange(-3, 3) % 5).astype(dtype)
+    check(op, op, a)
+
+
+def test_uint8_plus_300_overflows():
+    x = la.asarray(np.array([1, 2], np.uint8))
+    with pytest.raises(OverflowError, match="300"):
+        x + 300
+    assert (x < 300).tolist() == [True, True]
+    assert (x == -1).tolist() == [False, False]
+    assert (-1 < x).tolist() == [True, True]
+
+
+def test_boolean_subtract_is_a_type_error():
+    check(np.subtract, la.subtract, np.array([True]), np.array([False]))
+
+
+def test_power_negative_integer_exponent():
+    """Data-dependent: NumPy raises at the call, lazyarr when the value is computed."""
+    result = la.power(la.asarray(np.array([2, 3])), la.asarray(np.array([1, -1])))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.asarray(result)
+
+
+@given(data=st.data())
+def test_where(data):
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=3))
+    cond = data.draw(hnp.arrays(np.bool_, shapes.input_shapes[0]))
+    dts = [data.draw(st.sampled_from(NUMERIC)) for _ in range(2)]
+    x, y = (data.draw(hnp.arrays(dt, s, elements=elements(dt)))
+            for dt, s in zip(dts, shapes.input_shapes[1:]))
+    check(np.where, la.where, cond, x, y)
+    check(np.where, la.where, cond, x, 1.5)
+
+
+@given(a=hnp.arrays(st.sampled_from(REAL + COMPLEX), hnp.array_shapes(min_dims=0, max_dims=3),
+                    elements=None), decimals=st.integers(-3, 3))
+def test_round(a, decimals):
+    a = np.nan_to_num(a) if a.dtype.kind in "fc" else a
+    check(np.round, la.round, a, decimals)
+    check(np.around, la.around, a, decimals)
+
+
+@given(data=st.data())
+def test_clip(data):
+    dt = data.draw(st.sampled_from(INTEGER + FLOAT))
+    a = data.draw(hnp.arrays(dt, (5,), elements=elements(dt)))
+    check(np.clip, la.clip, a, 0, 10)
+    check(np.clip, la.clip, a, None, 3)
+    check(np.clip, la.clip, a, np.zeros(5, dt), 100)
+
+
+@pytest.mark.parametrize("dtype", FLOAT + COMPLEX)
+def test_isclose_and_nan_to_num(dtype):
+    a = np.array([0, 1, np.inf, -np.inf, np.nan, 1e-9], dtype)
+    b = np.array([0, 1 + 1e-9, np.inf, np.inf, np.nan, 0], dtype)
+    check(np.isclose, la.isclose, a, b)
+    check(np.isclose, la.isclose, a, b, equal_nan=True)
+    check(np.nan_to_num, la.nan_to_num, a)
+    check(np.nan_to_num, la.nan_to_num, a, nan=-1.0, posinf=9.0)
+    assert la.allclose(la.asarray(a[:2]), a[:2]) is True
+
+
+@pytest.mark.parametrize("dtype", REAL + COMPLEX)
+def test_real_imag_angle_divmod(dtype):
+    a = np.array([3, 2, 0, 7], dtype)
+    check(np.real, la.real, a)
+    check(np.imag, la.imag, a)
+    check(np.angle, la.angle, a)
+    check(np.angle, la.angle, a, deg=True)
+    if dtype not in COMPLEX and dtype != np.bool_:
+        check(np.divmod, la.divmod, a, np.array([2, 3, 4, 5], dtype))
+        check(np.divmod, la.divmod, a, -3 if dtype.kind == "i" else 3)
+
+
+def test_unknown_operands_are_type_errors():
+    x = la.asarray(np.arange(3))
+    for bad in ("a", None, object()):
+        with pytest.raises(TypeError):
+            x + bad
+        with pytest.raises(TypeError):
+            la.add(x, bad)
+
+
+def test_dtype_argument_and_ufunc_methods():
+    a = np.arange(6, dtype=np.int16).reshape(2, 3)
+    check(lambda x: np.add(x, x, dtype=np.float32), lambda x: la.add(x, x, dtype=np.float32), a)
+    check(np.add.outer, la.add.outer, a[0], a[1])
+    check(np.multiply.reduce, la.multiply.reduce, a)
+    check(np.add.accumulate, la.add.accumulate, a)
+    result = la.modf(la.asarray(np.array([1.5, -2.25])))
+    assert_same(np.modf(np.array([1.5, -2.25])), result)
