@@ -107,28 +107,32 @@ class Array:
             value = value.astype(dtype, copy=bool(copy))
         return value.copy() if copy else value
 
-    def _scalar_value(self, cause: str):
-        value = self._value(cause)
-        return value[()] if value.ndim == 0 else value
-
+    # Conversions delegate to NumPy's on the computed array, for NumPy's exact errors;
+    # errors that the shape or dtype decide are raised before computing anything.
     def __bool__(self) -> bool:
         if self.size != 1:
             return bool(np.empty(self.shape, bool))  # NumPy's own ValueError
-        return bool(self._scalar_value("control"))
+        return bool(self._value("control"))
 
     def __int__(self) -> int:
-        return int(self._scalar_value("control"))
+        if self.size != 1 or _dtypes.is_complex(self.dtype):
+            return int(np.empty(self.shape, self.dtype))
+        return int(self._value("control"))
 
     def __float__(self) -> float:
-        return float(self._scalar_value("control"))
+        if self.size != 1 or _dtypes.is_complex(self.dtype):
+            return float(np.empty(self.shape, self.dtype))
+        return float(self._value("control"))
 
     def __complex__(self) -> complex:
-        return complex(self._scalar_value("control"))
+        if self.size != 1:
+            return complex(np.empty(self.shape, self.dtype))
+        return complex(self._value("control"))
 
     def __index__(self) -> int:
         if self.ndim != 0 or not _dtypes.is_integer(self.dtype):
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
-        return operator.index(self._scalar_value("control"))
+        return operator.index(self._value("control")[()])
 
     def item(self, *args):
         return self._value("control").item(*args)

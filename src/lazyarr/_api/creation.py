@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -61,10 +62,16 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         value = as_array(fill_value)
         value = astype(value, dtype) if dtype is not None else value
         return Array(apply("broadcast_to", value._node, shape=shape), scalar=False)
-    dt = _dtypes.as_dtype(dtype) if dtype is not None else np.asarray(fill_value).dtype
-    if not _dtypes.is_numeric(dt):
-        raise TypeError(f"full: unsupported fill value {fill_value!r} (dtype {dt})")
-    return Array(full_node(fill_value, shape, dt), scalar=False)
+    value = np.asarray(fill_value)
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else value.dtype
+    if not (_dtypes.is_numeric(dt) and _dtypes.is_numeric(value.dtype)):
+        raise TypeError(f"full: lazyarr supports bool and numeric dtypes, not {value.dtype} "
+                        f"(fill value {fill_value!r})")
+    _dtypes.check_weak_int_fits(fill_value, dt, "full")
+    with warnings.catch_warnings():  # NumPy fills with an unsafe cast, silently
+        warnings.simplefilter("ignore")
+        value = value.astype(dt)
+    return Array(full_node(value, shape, dt), scalar=False)
 
 
 @export
@@ -133,23 +140,23 @@ def arange(start_or_stop, /, stop=None, step=None, *, dtype=None, device=None, l
         start, stop = 0, start_or_stop
     else:
         start = start_or_stop
+    given = [v for v in (start, stop, step) if v is not None]
     step = 1 if step is None else step
     start, stop, step = (_host_scalar(v, "arange") for v in (start, stop, step))
+    # NumPy's arange takes each bound's own dtype (Python ints as int64: not NEP 50).
     dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.result_type(
-        *(np.asarray(v) if isinstance(v, np.generic) else v for v in (start, stop, step)))
+        *(np.asarray(_host_scalar(v, "arange")) for v in given))
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
     length = max(0, math.ceil((stop - start) / step))
     if _dtypes.is_bool(dt) and length > 2:
         raise TypeError("arange() is only supported for booleans when the result has at "
                         "most length 2.")
-    if length == 0:
-        return zeros(0, dt)
+    if length == 0 or _dtypes.is_bool(dt):
+        return asarray(np.array([start, start + step][:length]).astype(dt))
     # NumPy stores start and start+step in the dtype, then fills start + i*delta.
     first = np.asarray(start).astype(dt)
     delta = np.asarray(start + step).astype(dt) - first if length > 1 else np.zeros((), dt)
-    if _dtypes.is_bool(dt):
-        return astype(iota(length, np.int64) * int(delta) + int(first), dt)
     return add(multiply(iota(length, dt), delta), first)
 
 

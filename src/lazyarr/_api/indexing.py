@@ -114,7 +114,10 @@ def _check_host(index: np.ndarray, size: int, axis: int) -> np.ndarray:
 
 
 def _index_node(index, size: int, axis: int):
-    """A normalized int64 index node: checked now if on the host, else in the program."""
+    """A normalized int64 index node: checked now if its values are known, else in the
+    program."""
+    if isinstance(index, Array) and index._node.is_computed:
+        index = np.asarray(index._node.value)
     if isinstance(index, np.ndarray):
         value = _check_host(index, size, axis)
         return leaf(value, value.shape, value.dtype)

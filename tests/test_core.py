@@ -1,0 +1,233 @@
+"""The lazy core: nothing computed until read, nothing computed twice, graphs released
+once computed, iterative walks, the materialization protocol, printing, promotion."""
+
+import gc
+import subprocess
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+import lazyarr as la
+from lazyarr import _dtypes
+from lazyarr._flush import linearize
+from lazyarr._graph import topological_order
+
+from differential import check
+from strategies import NUMERIC
+
+
+def test_building_a_graph_computes_nothing():
+    with la.count_flushes() as flushes:
+        x = la.asarray(np.arange(12.0).reshape(3, 4))
+        y = (la.exp(x) * 2 + 1)[1:, ::2].sum(axis=0)
+        z = la.where(y > 3, y, -y)
+        assert z.shape == (2,) and z.dtype == np.float64
+    assert flushes.count == 0
+
+
+def test_counter_counts_materializations_by_cause():
+    x = la.asarray(np.arange(5))
+    with la.count_flushes() as flushes:
+        y = x * 2
+        np.asarray(y)          # read
+        bool((x + 1)[0] > 0)   # control flow
+        x[(x * 3) > 3]         # data-dependent shape
+        la.eval(x - 1)         # explicit
+    assert flushes.count == 4
+    assert dict(flushes.causes) == {"read": 1, "control": 1, "shape": 1, "explicit": 1}
+
+
+def test_computed_node_replaces_its_graph_and_releases_it():
+    a = la.asarray(np.ones(4))
+    b = a + 1
+    c = b * 2
+    intermediate = weakref.ref(b._node)
+    del b
+    la.eval(c)
+    gc.collect()
+    assert intermediate() is None
+    assert c._node.is_computed and c._node.inputs == ()
+
+
+def test_nothing_is_computed_twice():
+    x = la.asarray(np.linspace(0, 1, 1000))
+    t = la.exp(x)
+    y, z = t + 1, t * 2
+    del t
+    la.reset_stats()
+    np.asarray(y)  # z shares exp(x) with y, so it is computed in the same flush
+    first = la.stats()["nodes_evaluated"]
+    np.asarray(z)
+    assert la.stats()["nodes_evaluated"] == first
+    assert la.stats()["flushes_total"] == 1
+    np.testing.assert_allclose(np.asarray(z), 2 * np.exp(np.linspace(0, 1, 1000)))
+
+
+def test_unrelated_pending_work_is_left_alone():
+    x = la.asarray(np.arange(3.0))
+    y, z = x + 1, x * 5
+    la.eval(y)
+    assert y._node.is_computed and not z._node.is_computed
+
+
+def test_long_chain_materializes_without_recursion_error():
+    x = la.asarray(np.zeros(3))
+    for _ in range(100_000):
+        x = x + 1.0
+    assert sys.getrecursionlimit() < 100_000
+    np.testing.assert_array_equal(np.asarray(x), np.full(3, 100_000.0))
+
+
+def test_python_scalars_are_runtime_inputs_not_constants():
+    x = la.asarray(np.arange(4.0))
+    keys = []
+    for factor in (0.99, 0.98):
+        y = x * factor
+        program, inputs = linearize(topological_order([y._node]), [y._node])
+        keys.append(program.key)
+        assert any(np.ndim(v) == 0 and v == factor for v in inputs)
+    assert keys[0] == keys[1]
+
+
+def test_user_numpy_arrays_are_not_aliased():
+    data = np.arange(3.0)
+    x = la.asarray(data)
+    y = x + 0
+    data[0] = 100.0
+    assert np.asarray(y)[0] == 0.0
+
+
+def test_materialized_values_are_read_only_views_unless_copied():
+    x = la.asarray(np.arange(3)) + 1
+    view = np.asarray(x)
+    assert not view.flags.writeable
+    copy = np.array(x)
+    copy[0] = 7
+    assert np.asarray(x)[0] == 1
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "complex64", "bool"])
+def test_array_protocol_dtype_and_copy(dtype):
+    x = la.asarray(np.arange(3))
+    assert np.asarray(x, dtype=dtype).dtype == np.dtype(dtype)
+    with pytest.raises(ValueError):
+        x.__array__(dtype=np.float32, copy=False)
+
+
+def test_scalar_conversions_match_numpy():
+    for value in (np.array([2.5]), np.array(3), np.array(True), np.array(1 + 2j)):
+        x = la.asarray(value)
+        for convert in (bool, int, float, complex):
+            check(convert, convert, value)
+        assert x.item() == value.item()
+        assert x.tolist() == value.tolist()
+    check(bool, bool, np.arange(3))       # ambiguous truth value
+    check(bool, bool, np.zeros((0,)))     # empty
+    check(int, int, np.arange(3))
+    assert [1, 2, 3][la.asarray(np.array(1))] == 2
+    with pytest.raises(TypeError):
+        [1, 2, 3][la.asarray(np.array(1.0))]
+    with pytest.raises(TypeError):
+        [1, 2, 3][la.asarray(np.array([1]))]
+
+
+def test_python_control_flow_on_values_just_works():
+    x = la.asarray(np.array([3.0, -1.0, 2.0]))
+    total = 0.0
+    while x.sum() > 0:
+        x = x - 1
+        total += float(x.max())
+    assert total == pytest.approx(2.0 + 1.0 + 0.0)
+
+
+PRINTED = [np.arange(5) * 2, np.linspace(0, 1, 7), np.array([1e-10, 1e10]),
+           np.arange(6, dtype=np.int32).reshape(2, 3), np.array([], np.float32),
+           np.array(3.0), np.array([True, False]), np.array([1 + 2j, np.nan, np.inf]),
+           np.arange(2000.0), np.zeros((2, 0, 3), np.uint8), np.float16([0.1, 2.5])]
+
+
+@pytest.mark.parametrize("value", PRINTED, ids=range(len(PRINTED)))
+def test_printing_matches_numpy(value):
+    x = la.asarray(value)
+    assert repr(x) == repr(value)
+    assert str(x) == str(value)
+    assert f"{x}" == f"{value}"
+
+
+def test_zero_d_results_print_like_numpy_scalars():
+    a = np.arange(4.0)
+    x = la.asarray(a)
+    assert repr(x.sum()) == repr(a.sum()) == "np.float64(6.0)"
+    assert str(x.sum()) == str(a.sum())
+    assert repr(x[1]) == repr(a[1])
+    assert repr(la.asarray(np.arange(3, dtype=np.int8))[0] + 1) == repr(np.int8(0) + 1)
+    assert f"{x.mean():.3f}" == f"{a.mean():.3f}"
+    assert f"{x[2]:>8.2e}" == f"{a[2]:>8.2e}"
+    assert repr(la.zeros(())) == repr(np.zeros(()))
+    with pytest.raises(TypeError):
+        f"{x:.2f}"  # NumPy rejects format specs on n-d arrays too
+
+
+def test_metadata_is_known_without_computing():
+    with la.count_flushes() as flushes:
+        x = la.asarray(np.zeros((2, 3), np.float32)) + 1
+        assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6
+        assert x.dtype == np.float32 and x.itemsize == 4 and x.nbytes == 24
+        assert x.T.shape == (3, 2) and x.mT.shape == (3, 2)
+        assert len(x) == 2 and x.device == "cpu"
+    assert flushes.count == 0
+    assert [r.tolist() for r in x] == [[1.0] * 3] * 2
+    with pytest.raises(TypeError):
+        len(la.zeros(()))
+    with pytest.raises(TypeError):
+        iter(la.zeros(()))
+
+
+@pytest.mark.parametrize("a", NUMERIC)
+@pytest.mark.parametrize("b", NUMERIC)
+def test_result_type_matches_numpy(a, b):
+    assert _dtypes.result_type(a, b) == np.result_type(a, b)
+    for scalar in (True, 1, 1.0, 1j):
+        assert _dtypes.result_type(a, scalar) == np.result_type(a, scalar)
+
+
+def test_can_cast_matches_numpy():
+    for a in NUMERIC:
+        for b in NUMERIC:
+            for casting in ("no", "safe", "same_kind", "unsafe"):
+                assert la.can_cast(a, b, casting) == np.can_cast(a, b, casting)
+    with pytest.raises(TypeError):
+        la.can_cast(1, np.int8)
+
+
+def test_import_does_not_import_jax():
+    code = "import sys, lazyarr; assert 'jax' not in sys.modules, 'jax imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_quickstart_line_prints_like_numpy():
+    out = subprocess.run([sys.executable, "-c",
+                          "import lazyarr as np; print(np.arange(5) * 2)"],
+                         check=True, capture_output=True, text=True).stdout
+    assert out == "[0 2 4 6 8]\n"
+
+
+def test_errors_are_raised_at_the_call_not_at_materialization():
+    x = la.asarray(np.ones((2, 3)))
+    with pytest.raises(ValueError):
+        x + la.ones((4,))
+    with pytest.raises(IndexError):
+        x[5]
+    with pytest.raises(TypeError):
+        x + "text"
+    with pytest.raises(TypeError):
+        la.zeros(3, dtype="not a dtype")
+
+
+def test_backend_selection():
+    with la.use_backend("numpy") as backend:
+        assert backend.name == "numpy"
+    with pytest.raises(la._backend.BackendError):
+        la.set_backend("no-such-backend")

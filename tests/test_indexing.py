@@ -1,0 +1,136 @@
+"""Indexing against NumPy: every kind of key, generated; masks; take; bounds errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import lazyarr as la
+
+from differential import assert_same, check, check_function
+from strategies import NUMERIC, arrays
+
+
+def getitem(x, key):
+    return x[key]
+
+
+def lazy_key(key):
+    """The same key with its NumPy arrays as lazyarr arrays."""
+    if isinstance(key, tuple):
+        return tuple(lazy_key(k) for k in key)
+    return la.asarray(key) if isinstance(key, np.ndarray) else key
+
+
+@given(a=arrays(max_dims=4), data=st.data())
+def test_basic_indices(a, data):
+    key = data.draw(hnp.basic_indices(a.shape, allow_newaxis=True, allow_ellipsis=True))
+    check(getitem, getitem, a, key)
+
+
+@given(a=arrays(min_dims=1, max_dims=3, min_side=1), data=st.data())
+def test_integer_array_indices(a, data):
+    key = data.draw(hnp.integer_array_indices(a.shape, result_shape=hnp.array_shapes(
+        min_dims=0, max_dims=2, max_side=3)))
+    check(getitem, getitem, a, key)
+    assert_same(a[key], la.asarray(a)[lazy_key(key)])  # lazy index arrays too
+
+
+MIXED_KEYS = [
+    (slice(None), [0, 2], [1, 3]), ([0, 2], slice(None), [1, 3]), (0, slice(None), [1, 3]),
+    (slice(None), 0, [1, 3]), (Ellipsis, [1, -1]), ([[0, 1], [2, 0]],), (1, None, [0, 1]),
+    ([0, 1], None, [0, 1]), (None, [0, 2], Ellipsis, None), (slice(1, None, -1), [3, 0], 2),
+    ([], slice(None)), ([0, 0, 1], [1, 1, 1], [4, 3, 2]), (True,), (False, 0),
+    (slice(None), True, [1, 2]), (np.array([True, False, True]),),
+    (Ellipsis, np.array([True, False, True, True, False])), (0, np.arange(20).reshape(4, 5) > 7),
+]
+
+
+@pytest.mark.parametrize("key", MIXED_KEYS, ids=range(len(MIXED_KEYS)))
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "complex64"])
+def test_mixed_advanced_and_basic(key, dtype):
+    a = np.arange(60).reshape(3, 4, 5).astype(dtype)
+    check(getitem, getitem, a, key)
+    assert_same(a[key], la.asarray(a)[lazy_key(key)])
+
+
+@given(a=arrays(min_dims=1, max_dims=3), data=st.data())
+def test_boolean_masks(a, data):
+    mask = data.draw(hnp.arrays(np.bool_, a.shape))
+    check(getitem, getitem, a, mask)
+    x = la.asarray(a)
+    assert_same(a[mask], x[la.asarray(mask)])
+
+
+def test_mask_of_a_lazy_comparison_flushes_once():
+    x = la.asarray(np.arange(-5.0, 5.0))
+    with la.count_flushes() as flushes:
+        y = x[x > 0].sum()
+    assert flushes.count == 1 and flushes.causes["shape"] == 1
+    assert float(y) == 10.0
+
+
+BAD_KEYS = [5, -4, (0, 9), [3], (0, 0, 0, 0), 1.5, [0.5], "a", (Ellipsis, Ellipsis),
+            ([0, 1], [0, 1, 2]), np.array([True, False]), (slice(None), [[0, 5]])]
+
+
+@pytest.mark.parametrize("key", BAD_KEYS, ids=range(len(BAD_KEYS)))
+def test_bad_keys(key):
+    check(getitem, getitem, np.arange(12).reshape(3, 4), key)
+
+
+def test_lazy_out_of_bounds_index_raises_at_materialization():
+    x = la.asarray(np.arange(12).reshape(3, 4))
+    y = x[0, la.asarray(np.array([0, 7])) + 0]  # an index known only once computed
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(y)
+    assert x.sum() == 66  # the array stays usable
+
+
+def test_zero_d_results_are_scalars_unless_ellipsis():
+    a = np.arange(6.0).reshape(2, 3)
+    x = la.asarray(a)
+    assert repr(x[1, 2]) == repr(a[1, 2])
+    assert repr(x[1, 2, ...]) == repr(a[1, 2, ...])
+    assert repr(la.asarray(np.array(5))[()]) == repr(np.array(5)[()])
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, 2])
+@given(data=st.data())
+def test_take(mode, axis, data):
+    dt = data.draw(st.sampled_from(NUMERIC))
+    a = data.draw(arrays(dtype=dt, shape=(3, 4)))
+    idx = data.draw(hnp.arrays(np.int64, hnp.array_shapes(min_dims=0, max_dims=2),
+                               elements=st.integers(-6, 6)))
+    check_function("take", a, idx, axis=axis, mode=mode)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_take_along_axis(axis):
+    a = np.array([[10, 30, 20], [60, 40, 50]])
+    idx = np.argsort(a, axis=axis)
+    if axis is None:
+        check_function("take_along_axis", a, idx, None)
+    else:
+        check_function("take_along_axis", a, idx, axis)
+        check_function("take_along_axis", a, idx[:1] if axis == 0 else idx[:, :1], axis)
+    check_function("take_along_axis", a, np.array([[3]]), 1)
+    check_function("take_along_axis", a, np.array([0]), 1)
+
+
+@given(a=arrays(max_dims=3))
+def test_nonzero_argwhere_flatnonzero(a):
+    check_function("nonzero", a)
+    check_function("argwhere", a)
+    check_function("flatnonzero", a)
+    check(lambda x: np.where(x), lambda x: la.where(x), a)
+
+
+def test_compress_and_extract():
+    a = np.arange(12).reshape(3, 4)
+    check_function("compress", [True, False, True], a, axis=0)
+    check_function("compress", np.array([0, 1, 1, 0]), a, axis=1)
+    check_function("compress", [True, False], a)
+    check_function("compress", [[True]], a)
+    check_function("extract", a % 3 == 0, a)
