@@ -15,7 +15,9 @@ settings.register_profile(
     derandomize=True)
 settings.load_profile("ci")
 
-BACKENDS = [name for name in ("numpy", "xla") if name in _backend.available()]
+# LAZYARR_TEST_BACKENDS=numpy,xla picks backends; by default every built-in installed.
+_wanted = os.environ.get("LAZYARR_TEST_BACKENDS", "numpy").split(",")
+BACKENDS = [name for name in _wanted if name in _backend.available()]
 
 
 @pytest.fixture(params=BACKENDS, autouse=True)

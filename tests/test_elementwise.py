@@ -222,3 +222,11 @@ def test_dtype_argument_and_ufunc_methods():
     check(np.add.accumulate, la.add.accumulate, a)
     result = la.modf(la.asarray(np.array([1.5, -2.25])))
     assert_same(np.modf(np.array([1.5, -2.25])), result)
+
+
+@pytest.mark.parametrize("name", ["iscomplex", "isreal", "iscomplexobj", "isrealobj"])
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_complex_predicates(name, dtype):
+    a = np.array([1 + 2j, 3, 0, -1j]).astype(dtype) if dtype.kind == "c" else \
+        np.array([1, 0, 1, 1]).astype(dtype)
+    check(getattr(np, name), getattr(la, name), a)

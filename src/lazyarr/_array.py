@@ -32,6 +32,7 @@ class Array:
         self._scalar = scalar and node.shape == ()
         if not node.is_computed:
             _flush.track(self)
+            _flush.bound(node)
 
     # ----- metadata, always known without computing -------------------------------
     @property

@@ -24,6 +24,11 @@ from ._ops import Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size")
 
+# A pending chain longer than this is evaluated where it stands (cause "size"). A loop
+# then compiles the same few programs again and again instead of one giant unrolled one,
+# and from the second cut on it runs them from the cache. None disables the bound.
+MAX_PENDING_DEPTH: int | None = 200
+
 
 @dataclass(frozen=True)
 class Instruction:
@@ -181,6 +186,12 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
         counter.causes[cause] += 1
     for node, value in zip(roots, results):
         node.set_value(value)
+
+
+def bound(node: Node) -> None:
+    """Evaluate `node` now if the pending chain behind it has grown past the bound."""
+    if MAX_PENDING_DEPTH is not None and node.depth > MAX_PENDING_DEPTH:
+        evaluate([node], "size")
 
 
 def to_numpy(node: Node, cause: str) -> np.ndarray:

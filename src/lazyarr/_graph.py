@@ -20,7 +20,7 @@ INPUT = OPS["input"]
 
 
 class Node:
-    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "__weakref__")
+    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "__weakref__")
 
     def __init__(self, op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
                  value=None):
@@ -30,6 +30,8 @@ class Node:
         self.shape = shape
         self.dtype = dtype
         self.value = value
+        # The longest chain of pending nodes ending here: the scheduler's size bound.
+        self.depth = 1 + max((i.depth for i in inputs), default=-1)
 
     @property
     def is_computed(self) -> bool:
@@ -41,6 +43,7 @@ class Node:
         self.inputs = ()
         self.attrs = ()
         self.value = value
+        self.depth = 0
 
     def __repr__(self) -> str:
         return f"<Node {self.op.name} {self.shape} {self.dtype}>"

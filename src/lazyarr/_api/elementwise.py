@@ -352,3 +352,27 @@ def fix(x):
 def zeros_like(a, dtype=None):
     from .creation import zeros_like as creation_zeros_like
     return creation_zeros_like(a, dtype=dtype)
+
+
+@export
+def iscomplex(x):
+    """True where the imaginary part is non-zero (all False for real dtypes)."""
+    x = as_array(x)
+    return not_equal(imag(x), 0)
+
+
+@export
+def isreal(x):
+    """True where the imaginary part is zero (all True for real dtypes)."""
+    x = as_array(x)
+    return equal(imag(x), 0)
+
+
+@export
+def iscomplexobj(x) -> bool:
+    return _dtypes.is_complex(as_array(x).dtype)
+
+
+@export
+def isrealobj(x) -> bool:
+    return not _dtypes.is_complex(as_array(x).dtype)
