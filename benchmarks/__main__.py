@@ -1,0 +1,218 @@
+"""Benchmark runner: `python -m benchmarks [--quick] [--only NAME] [--repeats N]`.
+
+For each workload, each variant (numpy, lazyarr on XLA, jax-jit, jax-fori) first runs
+once in a fresh subprocess (first-call time, compile included, and peak RSS), then all
+variants run in this process, interleaved, for the steady-state median. Every result
+is checked against NumPy's; any difference or error is reported and makes the exit
+status 1. See benchmarks/README.md for what each column means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy
+
+from .workloads import WORKLOADS
+
+VARIANTS = ("numpy", "lazyarr", "jax-jit", "jax-fori")
+CHILD_TIMEOUT_S = 900
+
+
+def _to_host(result) -> tuple:
+    return tuple(numpy.asarray(r) for r in (result if isinstance(result, tuple) else (result,)))
+
+
+def make_runner(variant: str, workload):
+    """A callable taking the host inputs and returning the results as NumPy arrays
+    (inputs converted and results brought back inside it, so inside the timing),
+    or None when the variant does not apply."""
+    fn = workload.fn
+    if variant == "numpy":
+        return lambda args: _to_host(fn(numpy, *args))
+    if variant == "lazyarr":
+        import lazyarr
+        lazyarr.set_backend("xla")
+        return lambda args: _to_host(fn(lazyarr, *[
+            lazyarr.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]))
+    import jax
+    import jax.numpy as jnp
+    from . import jax_versions
+    table = jax_versions.JIT if variant == "jax-jit" else jax_versions.FORI
+    jax_fn = table.get(workload.name)
+    if jax_fn is None:
+        return None
+
+    def run(args):
+        with jax.enable_x64(True):
+            return _to_host(jax_fn(*[
+                jnp.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]))
+    return run
+
+
+def _peak_rss_mib() -> float:
+    """This process's peak resident set size, in MiB. On Linux, VmHWM: ru_maxrss is kept
+    across execve, so a child forked from this (large) runner would report the runner's
+    size; VmHWM belongs to the child's own address space. Elsewhere ru_maxrss."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return maxrss / 2**20 if sys.platform == "darwin" else maxrss / 1024  # bytes / KiB
+
+
+def child(name: str, variant: str, quick: bool) -> None:
+    """Fresh-process run: print {first, peak, base} as JSON (or {error}, or {na})."""
+    workload = WORKLOADS[name]
+    args = workload.inputs(quick)
+    try:
+        run = make_runner(variant, workload)  # imports and backend start-up, not timed
+        if run is None:
+            print(json.dumps({"na": True}))
+            return
+        base = _peak_rss_mib()
+        start = time.perf_counter()
+        run(args)
+        first = time.perf_counter() - start
+        print(json.dumps({"first": first, "peak": _peak_rss_mib(), "base": base}))
+    except Exception as exc:  # reported by the parent, in the table
+        print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
+
+
+def first_call(name: str, variant: str, quick: bool) -> dict:
+    cmd = [sys.executable, "-m", "benchmarks", "--child", name, variant] + ["--quick"] * quick
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
+                              cwd=Path(__file__).resolve().parent.parent)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout: first call over {CHILD_TIMEOUT_S} s"}
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode or not lines:
+        return {"error": f"child exited {proc.returncode}: {proc.stderr.strip()[-500:]}"}
+    return json.loads(lines[-1])
+
+
+def check(workload, expected: tuple, actual: tuple) -> None:
+    """assert_allclose on every output; atol scaled to the output's magnitude so that
+    entries that cancel to near zero are held to the same absolute accuracy."""
+    if expected is None:
+        raise RuntimeError("no NumPy result to check against")
+    assert len(expected) == len(actual), f"{len(actual)} outputs, expected {len(expected)}"
+    for e, a in zip(expected, actual):
+        scale = float(numpy.max(numpy.abs(e))) if e.size else 0.0
+        numpy.testing.assert_allclose(a, e, rtol=workload.rtol, atol=workload.rtol * scale)
+
+
+def bench(name: str, quick: bool, repeats: int, failures: list) -> dict:
+    """Figures for one workload: {variant: {first, peak, base, steady} | {error} | {na}}."""
+    workload = WORKLOADS[name]
+    rows = {v: first_call(name, v, quick) for v in VARIANTS}
+    runners = {}
+    for v, row in rows.items():
+        if "error" in row:
+            failures.append(f"{name} / {v}, first call in a fresh process: {row['error']}")
+        elif not row.get("na"):
+            runners[v] = make_runner(v, workload)
+    args = workload.inputs(quick)
+    expected = None
+    times = {v: [] for v in runners}
+    for rep in range(repeats + 1):  # round 0 warms up (compiles) and is not timed
+        for v in list(runners):
+            try:
+                start = time.perf_counter()
+                result = runners[v](args)
+                elapsed = time.perf_counter() - start
+                if v == "numpy":
+                    expected = result
+                else:
+                    check(workload, expected, result)
+            except Exception as exc:
+                wrong = isinstance(exc, AssertionError)
+                rows[v]["error"] = "WRONG" if wrong else type(exc).__name__
+                detail = str(exc).strip() if wrong else traceback.format_exc(limit=-3)
+                failures.append(f"{name} / {v}, in-process run {rep}: {detail}")
+                del runners[v]
+                continue
+            if rep:
+                times[v].append(elapsed)
+    for v in runners:
+        if times[v]:
+            rows[v]["steady"] = statistics.median(times[v])
+    return rows
+
+
+def _fmt_time(s):
+    return f"{s * 1e3:.3g} ms" if s < 1 else f"{s:.3g} s"
+
+
+def _cell(row: dict, key: str) -> str:
+    if key in row:
+        if key == "peak":
+            return f"{row['peak']:.0f} (+{row['peak'] - row['base']:.0f})"
+        return _fmt_time(row[key])
+    if "error" in row:
+        return "WRONG" if row["error"] == "WRONG" else "error"
+    return "—"
+
+
+def _ratio(rows, variant: str) -> str:
+    a, b = rows[variant].get("steady"), rows["lazyarr"].get("steady")
+    return f"{a / b:.2f}" if a and b else "—"
+
+
+def table(results: dict) -> str:
+    short = ("np", "lz", "jit", "fori")
+    head = (["workload"] + [f"steady {v}" for v in VARIANTS] + [f"first {s}" for s in short]
+            + [f"peak MiB {s}" for s in short] + ["numpy/lazyarr", "jax/lazyarr"])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, rows in results.items():
+        cells = ([name] + [_cell(rows[v], "steady") for v in VARIANTS]
+                 + [_cell(rows[v], "first") for v in VARIANTS]
+                 + [_cell(rows[v], "peak") for v in VARIANTS]
+                 + [_ratio(rows, "numpy"), _ratio(rows, "jax-jit")])
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, 1 repeat (smoke run)")
+    parser.add_argument("--only", metavar="NAME", action="append", choices=list(WORKLOADS),
+                        help="run only this workload (repeatable)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timed in-process repeats per variant (default 5, 1 with --quick)")
+    parser.add_argument("--child", nargs=2, metavar=("NAME", "VARIANT"), help=argparse.SUPPRESS)
+    opts = parser.parse_args(argv)
+    if opts.child:
+        child(*opts.child, opts.quick)
+        return 0
+    repeats = opts.repeats or (1 if opts.quick else 5)
+    failures: list[str] = []
+    results = {}
+    for name in opts.only or WORKLOADS:
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        results[name] = bench(name, opts.quick, repeats, failures)
+    print(table(results))
+    if failures:
+        print("\nFAILURES:", file=sys.stderr)
+        for f in failures:
+            print(" - " + f, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
