@@ -10,8 +10,9 @@ order too). Shapes include 0-d and size-0 ones, and mismatched ones for the erro
 Two NumPy behaviours are implementation accidents, not semantics, and the data avoids
 them: complex infinities, also from a float inf promoted to complex (BLAS's zdotc,
 NumPy's own complex loops and XLA give different NaN/inf parts for the same
-product), and NaN or inf in a contraction with a one-element operand (NumPy's BLAS path turns that operand into the alpha of ?scal,
-and OpenBLAS's ?scal with alpha 0 writes 0 where IEEE gives NaN)."""
+product), and NaN or inf in a contraction with a one-element operand (NumPy's BLAS
+path turns that operand into the alpha of ?scal, and OpenBLAS's ?scal with alpha 0
+writes 0 where IEEE gives NaN)."""
 
 import warnings
 
@@ -23,7 +24,7 @@ from hypothesis.extra import numpy as hnp
 import lazyarr as la
 from lazyarr._graph import topological_order
 
-from differential import check, check_function
+from differential import assert_same, check, check_function
 from strategies import NUMERIC, elements, shapes
 
 SPECIALS = [np.nan, np.inf, -np.inf, -0.0]
@@ -531,3 +532,17 @@ def test_zero_dim_results_print_as_numpy_does():
     assert repr(la.einsum("i,i", x, x)) == repr(np.einsum("i,i", v, v))
     assert repr(la.tensordot(x, x, 1)) == repr(np.tensordot(v, v, 1))
     assert repr(la.trace(la.asarray(np.eye(2)))) == repr(np.trace(np.eye(2)))
+
+
+@pytest.mark.parametrize("name", ["matmul", "vecdot", "matvec", "vecmat"])
+def test_numpy_ufunc_contractions_dispatch_lazily(name):
+    """np.matmul and friends are ufuncs: NEP 13 routes them to lazyarr, no fallback."""
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(3.0)
+    if name == "matmul":
+        b = b.reshape(3, 1)
+    args = (b, a.T) if name == "vecmat" else (a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = getattr(np, name)(la.asarray(args[0]), args[1])
+    assert isinstance(result, la.Array)
+    assert_same(getattr(np, name)(*args), result)

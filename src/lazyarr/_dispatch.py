@@ -84,6 +84,12 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     impl = elementwise.UFUNCS.get(ufunc.__name__)
     if impl is not None and method == "__call__" and not kwargs:
         return impl(*inputs)
+    contraction = HANDLED.get(ufunc)  # matmul, vecdot, matvec, vecmat are ufuncs too
+    if contraction is not None and method == "__call__":
+        out = kwargs.get("out")
+        if isinstance(out, tuple):
+            kwargs = {**kwargs, "out": out[0] if len(out) == 1 else out}
+        return contraction(*inputs, **kwargs)
     if impl is not None and not kwargs and hasattr(impl, method):
         return getattr(impl, method)(*inputs)
     return fallback(getattr(ufunc, method), inputs, kwargs,

@@ -10,6 +10,7 @@ inputs, so `x * 0.99` and `x * 0.98` share one compiled program.
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
@@ -36,22 +37,26 @@ def _operand(x, func: str):
 
 def _loop_dtypes(ufunc: np.ufunc, operands, dtype) -> tuple:
     """NumPy's loop for these operands: (input dtypes..., output dtypes...)."""
-    promoted = _dtypes.result_type(*operands)
     all_weak = not any(isinstance(op, Array) for op in operands)
-    types = []
-    for op in operands:
-        # A weak bool can always take the array's dtype, so a strong bool is equivalent
-        # (and resolve_dtypes accepts only int, float and complex as Python types).
-        if isinstance(op, Array) or all_weak or type(op) is builtins.bool:
-            types.append(_dtypes.result_type(op))
-        elif promoted in _dtypes.ML_FLOATS and type(op) is not builtins.complex:
-            types.append(promoted)  # NumPy does not know ml_dtypes floats are floats
-        else:
-            types.append(type(op))
-    operand_types = tuple(types) + (None,) * ufunc.nout
+    # A weak bool can always take the array's dtype, so a strong bool is equivalent (and
+    # resolve_dtypes accepts only int, float and complex as Python types).
+    key = tuple(op.dtype if isinstance(op, Array) else
+                _dtypes.result_type(op) if all_weak or type(op) is builtins.bool else type(op)
+                for op in operands)
+    return _resolve(ufunc, key, None if dtype is None else _dtypes.as_dtype(dtype))
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolve(ufunc: np.ufunc, types: tuple, dtype) -> tuple:
+    strong = [t for t in types if isinstance(t, np.dtype)]
+    if strong and _dtypes.result_type(*strong) in _dtypes.ML_FLOATS:
+        # NumPy does not know ml_dtypes floats are floats: weak bool/int/float take them.
+        ml = _dtypes.result_type(*strong)
+        types = tuple(ml if t in (builtins.int, builtins.float) else t for t in types)
+    operand_types = types + (None,) * ufunc.nout
     if dtype is None:
         return ufunc.resolve_dtypes(operand_types)
-    signature = (None,) * ufunc.nin + (_dtypes.as_dtype(dtype),) * ufunc.nout
+    signature = (None,) * ufunc.nin + (dtype,) * ufunc.nout
     return ufunc.resolve_dtypes(operand_types, signature=signature)
 
 
