@@ -3,6 +3,7 @@ values (NaN, infinities, extremes), with arrays and with Python scalars (NEP 50)
 
 import builtins
 import operator
+import warnings
 
 import numpy as np
 import pytest
@@ -230,3 +231,26 @@ def test_complex_predicates(name, dtype):
     a = np.array([1 + 2j, 3, 0, -1j]).astype(dtype) if dtype.kind == "c" else \
         np.array([1, 0, 1, 1]).astype(dtype)
     check(getattr(np, name), getattr(la, name), a)
+
+
+def test_numpy_ufunc_methods_with_keywords_dispatch_lazily():
+    a = np.arange(6.0).reshape(2, 3)
+    x = la.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback would warn
+        assert_same(np.add.reduce(a, axis=1), np.add.reduce(x, axis=1))
+        assert_same(np.multiply.accumulate(a, axis=0), np.multiply.accumulate(x, axis=0))
+        assert_same(np.add(a, 1, dtype=np.float32), np.add(x, 1, dtype=np.float32))
+        assert_same(np.maximum.outer(a[0], a[1]), np.maximum.outer(x[0], a[1]))
+        out = la.zeros((2, 3))
+        assert np.add(x, 1, out=out) is out
+        assert_same(a + 1, out)
+
+
+def test_numpy_ufunc_into_a_numpy_out_runs_through_the_counted_fallback():
+    x = la.asarray(np.arange(3.0))
+    target = np.zeros(3)
+    with pytest.warns(la._dispatch.FallbackWarning):
+        np.add(x, 1, out=target)
+    assert target.tolist() == [1.0, 2.0, 3.0]
+    assert la.stats()["fallbacks"]["add"] >= 1

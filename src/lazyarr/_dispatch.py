@@ -76,21 +76,31 @@ def array_function(func, types, args, kwargs):
     return impl(*args, **kwargs)
 
 
+# The keywords each lazy ufunc method takes; others (order=, subok=, signature=, an
+# ndarray as out=) go through the fallback, where NumPy handles them.
+_LAZY_KEYWORDS = {"__call__": {"out", "where", "dtype", "casting"},
+                  "reduce": {"axis", "dtype", "out", "keepdims", "initial", "where"},
+                  "accumulate": {"axis", "dtype", "out"}, "outer": set()}
+
+
+def _lazy_out(kwargs) -> bool:
+    out = kwargs.get("out")
+    outs = out if isinstance(out, tuple) else (out,)
+    return all(o is None or isinstance(o, Array) for o in outs)
+
+
 def array_ufunc(ufunc, method, inputs, kwargs):
     from ._api import elementwise
     if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
                for x in inputs):
         return NotImplemented
-    impl = elementwise.UFUNCS.get(ufunc.__name__)
-    if impl is not None and method == "__call__" and not kwargs:
-        return impl(*inputs)
-    contraction = HANDLED.get(ufunc)  # matmul, vecdot, matvec, vecmat are ufuncs too
-    if contraction is not None and method == "__call__":
+    impl = elementwise.UFUNCS.get(ufunc.__name__) or HANDLED.get(ufunc)
+    lazy = (impl is not None and set(kwargs) <= _LAZY_KEYWORDS.get(method, set())
+            and _lazy_out(kwargs) and hasattr(impl, method))
+    if lazy:
         out = kwargs.get("out")
-        if isinstance(out, tuple):
-            kwargs = {**kwargs, "out": out[0] if len(out) == 1 else out}
-        return contraction(*inputs, **kwargs)
-    if impl is not None and not kwargs and hasattr(impl, method):
-        return getattr(impl, method)(*inputs)
+        if isinstance(out, tuple) and len(out) == 1:
+            kwargs = {**kwargs, "out": out[0]}
+        return getattr(impl, method)(*inputs, **kwargs)
     return fallback(getattr(ufunc, method), inputs, kwargs,
                     name=f"{ufunc.__name__}.{method}" if method != "__call__" else ufunc.__name__)

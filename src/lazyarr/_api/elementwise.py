@@ -233,13 +233,10 @@ def angle(z, deg: bool = False):
     return a * (180.0 / np.pi) if deg else a
 
 
-@export(names=("divmod",))
-def divmod_(x1, x2, /):
+@export
+def divmod(x1, x2, /):  # noqa: A001  (NumPy's name)
     """(floor_divide(x1, x2), remainder(x1, x2)), with NumPy's sign rules."""
     return floor_divide(x1, x2), remainder(x1, x2)
-
-
-divmod = divmod_
 
 
 @export(names=("round",))

@@ -125,7 +125,6 @@ def _index_node(index, size: int, axis: int):
     return apply("normalize_index", node, size=size, axis=axis)
 
 
-@export
 def getitem(x, key) -> Array:
     """`x[key]` with NumPy's basic and advanced indexing rules."""
     x = as_array(x)
