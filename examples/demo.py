@@ -19,6 +19,6 @@ m = np.stack([u, u ** 2, np.sqrt(u)], axis=1)
 z = (m - m.mean(axis=0)) / m.std(axis=0)
 
 print("peak temperature:", u.max())
-print("column means after normalising:", z.mean(axis=0).round(12))
+print("column spreads after normalising:", z.std(axis=0).round(12))
 print("lazyarr:", np.stats()["flushes_total"], "flushes for", np.stats()["nodes_evaluated"],
       "recorded operations")

@@ -1,5 +1,9 @@
 """Every test runs once per built-in backend: the backend is a parameter of the
-harness, so a new backend reuses the whole differential suite."""
+harness, so a new backend reuses the whole differential suite.
+
+LAZYARR_TEST_BACKENDS=numpy,xla picks the backends (default: numpy, the reference);
+LAZYARR_EXAMPLES sets hypothesis examples per test (default 40).
+"""
 
 import os
 
@@ -15,7 +19,6 @@ settings.register_profile(
     derandomize=True)
 settings.load_profile("ci")
 
-# LAZYARR_TEST_BACKENDS=numpy,xla picks backends; by default every built-in installed.
 _wanted = os.environ.get("LAZYARR_TEST_BACKENDS", "numpy").split(",")
 BACKENDS = [name for name in _wanted if name in _backend.available()]
 
