@@ -62,9 +62,12 @@ class XlaBackend:
             checks_info[:] = [(exc, msg) for _, exc, msg in checks]
             return tuple(slots[i] for i in program.outputs) + tuple(f for f, _, _ in checks)
 
-        specs = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in program.input_specs]
+        # The program runs where its inputs are placed: on this backend's device.
+        placement = jax.sharding.SingleDeviceSharding(self.device)
+        specs = [jax.ShapeDtypeStruct(shape, dtype, sharding=placement)
+                 for shape, dtype in program.input_specs]
         start = time.perf_counter()
-        executable = jax.jit(fn, device=self.device).lower(*specs).compile()
+        executable = jax.jit(fn).lower(*specs).compile()
         _flush.STATS.backend_events["compiles"] += 1
         _flush.STATS.backend_events["compile_seconds"] += time.perf_counter() - start
         return executable, checks_info

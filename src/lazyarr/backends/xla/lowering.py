@@ -1,14 +1,18 @@
 """Each lazyarr primitive as jax operations, with NumPy's semantics.
 
-Inputs arrive already in the dtypes lazyarr resolved (NumPy's), so most ufuncs are a
-one-line mapping to `jax.numpy`; the entries written out here are where XLA's own
-semantics differ from NumPy's (integer division by zero, float-to-int casts of NaN
-and out-of-range values, integer reciprocal and powers). A lowering may report a
-runtime error by appending (flag, exception type, message) to `checks`; the backend
-raises the first one that is set when the program returns.
+Inputs arrive already in the dtypes lazyarr resolved (NumPy's loop dtypes), so most
+ufuncs are a one-line mapping to `jax.numpy`. The functions written out here are the
+places where XLA's semantics differ from NumPy's; each says what NumPy does. They are
+grouped by the operand kind they fix (integer, float, complex): `_SPECIAL` maps a
+ufunc name and a dtype kind to its lowering, and everything else is jnp's.
+
+A lowering may report a runtime error by appending (flag, exception type, message) to
+`checks`; the backend raises the first one that is set when the program returns.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -19,83 +23,575 @@ from jax import lax
 from ..._ops import UFUNCS
 
 
-def _int_min(dtype) -> int:
-    return int(np.iinfo(dtype).min)
+# ---------------------------------------------------------------------------------
+# Small helpers.
+
+def _kind(x) -> str:
+    """NumPy's dtype kind: b, i, u, f or c."""
+    return np.dtype(x.dtype).kind
+
+
+def _parts(z):
+    return jnp.real(z), jnp.imag(z)
+
+
+def _pack(re, im):
+    return lax.complex(re, im)
+
+
+def _isnan_c(re, im):
+    return jnp.isnan(re) | jnp.isnan(im)
+
+
+def _unsigned(dtype) -> np.dtype:
+    return np.dtype(f"u{np.dtype(dtype).itemsize}")
+
+
+def _rounded(x):
+    """x as a value of its own, as NumPy computes each ufunc: a select that XLA cannot
+    see through keeps its simplifier from rewriting across operations (exp(a) / exp(b)
+    as exp(a - b), (a / b) / c as a / (b * c)) and LLVM from fusing a product into the
+    sum that uses it (FMA). NaNs pass through unchanged."""
+    if _kind(x) == "c":
+        return _pack(_rounded(jnp.real(x)), _rounded(jnp.imag(x)))
+    return jnp.where(jnp.isnan(x), x + x, x)
+
+
+def _divisor(x, y):
+    """y, hidden from XLA's rewrite of x / broadcast(scalar) as x * (1 / scalar) (not
+    IEEE division: 3.0 / 5 would be 0.6000000000000001); x / y is NaN where x is."""
+    return jnp.where(jnp.isnan(x), jnp.nan, y).astype(y.dtype)
+
+
+# ---------------------------------------------------------------------------------
+# Casts.
+
+def _truncate(x, bits: int):
+    """C's float-to-int cast on x86-64 (cvttsd2si): toward zero; NaN, infinities and
+    values out of range become INT_MIN of the `bits`-wide integer."""
+    via = np.dtype(f"i{bits // 8}")
+    bound = 2.0 ** (bits - 1)
+    bad = jnp.isnan(x) | (x >= bound) | (x < -bound)
+    return jnp.where(bad, np.iinfo(via).min, lax.convert_element_type(jnp.where(bad, 0, x), via))
+
+
+def _flat_index(shape):
+    """Each element's position in C order."""
+    index, stride = jnp.zeros(shape, np.int64), 1
+    for axis in reversed(range(len(shape))):
+        index = index + lax.broadcasted_iota(np.int64, shape, axis) * stride
+        stride *= shape[axis]
+    return index
+
+
+def _to_uint32(x, simd: bool):
+    """NumPy's float32/float64 to uint32: its scalar loop wraps through int64; its
+    vector loop, which takes blocks of 4 elements, subtracts 2**31 from values from
+    2**31 up and gives 2**31 for NaN, infinities and what is out of range."""
+    scalar = _truncate(x, 64).astype(np.uint32)
+    if not simd:
+        return scalar
+    big = x >= 2.0 ** 31
+    vector = jnp.where(big, _truncate(x - 2.0 ** 31, 32) ^ np.int32(-2 ** 31), _truncate(x, 32))
+    n = math.prod(x.shape)
+    return jnp.where(_flat_index(x.shape) < n - n % 4, vector.astype(np.uint32), scalar)
 
 
 def convert(x, dtype):
     """`x.astype(dtype)` as NumPy does it on x86-64: float-to-int truncates, and NaN,
-    infinities and values out of range become INT_MIN (int32/int64), or wrap through
-    int32 (int8/16, uint8/16) or int64 (uint32/64); complex-to-real keeps the real part."""
+    infinities and values out of range become INT_MIN (int32/int64), wrap through
+    int32 (int8/16, uint8/16); uint64 subtracts 2**63 first for values from 2**63 up;
+    complex-to-real keeps the real part."""
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
         return x != 0
-    if jnp.iscomplexobj(x) and dtype.kind != "c":
+    source = np.dtype(x.dtype)
+    if source.kind == "c" and dtype.kind != "c":
         x = jnp.real(x)  # NumPy discards the imaginary part (with a ComplexWarning)
-    if dtype.kind in "iu" and jnp.issubdtype(x.dtype, jnp.floating):
-        via = np.dtype(np.int64) if dtype.itemsize == 8 or dtype == np.uint32 else \
-            np.dtype(np.int32)
-        bound = float(2 ** (8 * via.itemsize - 1))
-        x64 = x.astype(jnp.float64) if x.dtype != jnp.float64 else x
-        bad = jnp.isnan(x64) | (x64 >= bound) | (x64 < -bound)
-        safe = jnp.where(bad, 0.0, x64)
-        wide = jnp.where(bad, _int_min(via), lax.convert_element_type(safe, via))
-        return lax.convert_element_type(wide, dtype)
-    return lax.convert_element_type(x, dtype)
+    if source.kind == "b":  # keeps XLA from turning convert(b) * x into select(b, x, 0)
+        return _rounded(lax.convert_element_type(x, dtype))
+    if dtype.kind not in "iu" or _kind(x) != "f":
+        return lax.convert_element_type(x, dtype)
+    x = x.astype(jnp.float64)
+    if dtype == np.uint32:
+        return _to_uint32(x, simd=source in (np.float32, np.float64))
+    if dtype == np.uint64:
+        big = x >= 2.0 ** 63
+        low = jnp.where(big, _truncate(x - 2.0 ** 63, 64) ^ np.int64(-2 ** 63), _truncate(x, 64))
+        return lax.bitcast_convert_type(low, np.uint64)
+    return lax.convert_element_type(_truncate(x, 8 * max(dtype.itemsize, 4)), dtype)
 
 
-def _floor_divide(x, y):
-    if jnp.issubdtype(x.dtype, jnp.integer):
-        safe = jnp.where(y == 0, 1, y)
-        return jnp.where(y == 0, jnp.zeros_like(x), jnp.floor_divide(x, safe))
-    return jnp.floor_divide(x, y)
+# ---------------------------------------------------------------------------------
+# Integers.
 
-
-def _integer_safe(fn):
-    """Integer remainder/fmod by zero give 0 in NumPy."""
+def _by_nonzero(fn):
+    """NumPy's integer floor_divide, remainder and fmod by zero give 0."""
     def lowered(x, y):
-        if jnp.issubdtype(x.dtype, jnp.integer):
-            safe = jnp.where(y == 0, 1, y)
-            return jnp.where(y == 0, jnp.zeros_like(x), fn(x, safe))
-        return fn(x, y)
+        safe = jnp.where(y == 0, jnp.ones_like(y), y)
+        return jnp.where(y == 0, jnp.zeros_like(x), fn(x, safe))
     return lowered
 
 
-def _reciprocal(x):
-    if jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_:
-        return convert(1.0 / x.astype(jnp.float64), x.dtype)
-    return jnp.reciprocal(x)
+def _int_reciprocal(x):
+    """NumPy: 1.0 / x cast back, so 0 except at 1 and -1; 1 / 0 is INT_MIN for
+    int32/int64 and 0 for the other integer types."""
+    dtype = np.dtype(x.dtype)
+    at_zero = np.iinfo(dtype).min if dtype in (np.int32, np.int64) else 0
+    unit = (x == 1) | ((x == -1) if dtype.kind == "i" else False)
+    return jnp.where(x == 0, at_zero, jnp.where(unit, x, 0)).astype(dtype)
 
 
-def _power(x, y, checks):
-    if jnp.issubdtype(x.dtype, jnp.integer) and jnp.issubdtype(y.dtype, jnp.signedinteger):
+def _int_power(x, y, checks):
+    """Integer powers by squaring over every bit of the exponent, wrapping like
+    NumPy (jnp's stops after 6 bits); a negative exponent is NumPy's ValueError."""
+    if _kind(y) == "i":
         checks.append((jnp.any(y < 0), ValueError,
                        "Integers to negative integer powers are not allowed."))
         y = jnp.where(y < 0, 0, y)
-    return jnp.power(x, y)
+    result = jnp.ones_like(x)
+    for _ in range(8 * np.dtype(y.dtype).itemsize):
+        result = jnp.where((y & 1) == 1, result * x, result)
+        x = x * x
+        y = y >> 1
+    return result
 
 
-def _sign(x):
-    if x.dtype == jnp.bool_:
-        return x
-    return jnp.sign(x)
+def _abs_unsigned(x):
+    """|x| in the unsigned type of the same width, so |INT_MIN| does not overflow."""
+    u = lax.bitcast_convert_type(x, _unsigned(x.dtype)) if _kind(x) == "i" else x
+    return jnp.where(x < 0, jnp.zeros_like(u) - u, u) if _kind(x) == "i" else u
+
+
+def _gcd_unsigned(a, b):
+    def step(ab):
+        a, b = ab
+        nonzero = a != 0
+        return jnp.where(nonzero, b % jnp.where(nonzero, a, 1), 0), jnp.where(nonzero, a, b)
+    return lax.while_loop(lambda ab: jnp.any(ab[0] != 0), step, (a, b))[1]
+
+
+def _gcd(x, y):
+    """NumPy: Euclid on |x| and |y| in unsigned arithmetic (gcd(INT_MIN, 0) is INT_MIN)."""
+    g = _gcd_unsigned(_abs_unsigned(x), _abs_unsigned(y))
+    return lax.bitcast_convert_type(g, x.dtype)
+
+
+def _lcm(x, y):
+    """NumPy: |x| // gcd * |y| in unsigned arithmetic (wrapping), 0 when gcd is 0."""
+    a, b = _abs_unsigned(x), _abs_unsigned(y)
+    g = _gcd_unsigned(a, b)
+    lcm = jnp.where(g == 0, 0, a // jnp.where(g == 0, 1, g) * b).astype(a.dtype)
+    return lax.bitcast_convert_type(lcm, x.dtype)
+
+
+# ---------------------------------------------------------------------------------
+# Floats.
+
+# NumPy computes these float16 loops in float32 and rounds the result once.
+_FLOAT16_VIA_FLOAT32 = {
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh", "cosh",
+    "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "power", "deg2rad", "rad2deg",
+    "degrees", "radians", "floor_divide", "remainder", "ldexp"}
+
+
+def _via_float32(fn):
+    def lowered(*xs, **attrs):
+        up = [x.astype(jnp.float32) if x.dtype == jnp.float16 else x for x in xs]
+        return fn(*up, **attrs).astype(jnp.float16)
+    return lowered
+
+
+def _by_divisor(fn):
+    return lambda x, y: fn(x, _divisor(x, y))
+
+
+def _arcsin(x):
+    """asin(x) is x below 1e-8 (jax's formula loses the smallest normal numbers)."""
+    return jnp.where(jnp.abs(x) < 1e-8, x, jnp.arcsin(x))
+
+
+def _modf(x, out=0):
+    """NumPy: modf(±inf) is (±0, ±inf)."""
+    frac, whole = jnp.modf(x)
+    return jnp.where(jnp.isinf(x), jnp.copysign(jnp.zeros_like(x), x), frac) if out == 0 \
+        else whole
+
+
+def _spacing(x):
+    """NumPy: spacing(±0) is the smallest subnormal, spacing(±inf) is NaN."""
+    tiny = np.finfo(x.dtype).smallest_subnormal
+    return jnp.where(jnp.isinf(x), jnp.nan,
+                     jnp.where(x == 0, tiny, jnp.spacing(x))).astype(x.dtype)
+
+
+def _logaddexp_with(log1p_exp, same):
+    """NumPy's npy_logaddexp(2): x + `same` when x == y (also equal infinities),
+    else max + log1p(exp(-|x - y|)); NaN when x - y is NaN."""
+    def lowered(x, y):
+        d = x - y
+        r = jnp.where(d > 0, x + log1p_exp(-d), y + log1p_exp(d))
+        return jnp.where(x == y, x + same, jnp.where(jnp.isnan(d), d, r))
+    return lowered
+
+
+_logaddexp = _logaddexp_with(lambda d: jnp.log1p(jnp.exp(d)), math.log(2))
+_logaddexp2 = _logaddexp_with(lambda d: _rounded(jnp.log1p(jnp.exp2(d)) * (1 / math.log(2))),
+                              1.0)  # NumPy's npy_log2_1p rounds the product first
+
+
+# ---------------------------------------------------------------------------------
+# Complex numbers: NumPy's own formulas where they differ from XLA's (mostly at
+# infinities, NaNs, signed zeros and branch cuts).
+
+def _fma(x, y, z):
+    """x*y + z rounded once (an FMA instruction): a product of finite numbers never
+    overflows on the way, so an infinite z decides."""
+    return jnp.where(jnp.isinf(z) & jnp.isfinite(x) & jnp.isfinite(y), z, x * y + z)
+
+
+def _cmul(ar, ai, br, bi, fused=True):
+    """NumPy's complex product (ar br - ai bi) + (ar bi + ai br) i, with no recovery
+    of infinities; its SIMD loops (multiply, square, cumprod, reductions across rows)
+    compute the ar products with FMA, its scalar loops (npy_cpow, reductions along a
+    row) round each product."""
+    if fused:
+        return _fma(ar, br, -_rounded(ai * bi)), _fma(ar, bi, _rounded(ai * br))
+    return _rounded(ar * br) - _rounded(ai * bi), _rounded(ar * bi) + _rounded(ai * br)
+
+
+def _cdiv(ar, ai, br, bi):
+    """NumPy's complex division (Smith's method, as in its loops)."""
+    abs_br, abs_bi = jnp.abs(br), jnp.abs(bi)
+    rat = _rounded(bi / br)
+    scl = _rounded(1 / (br + _rounded(bi * rat)))
+    by_re = ((ar + _rounded(ai * rat)) * scl, (ai - _rounded(ar * rat)) * scl)
+    by_zero = ar / abs_br, ai / abs_br
+    rat = _rounded(br / bi)
+    scl = _rounded(1 / (bi + _rounded(br * rat)))
+    by_im = ((_rounded(ar * rat) + ai) * scl, (_rounded(ai * rat) - ar) * scl)
+    first = abs_br >= abs_bi
+    zero = (abs_br == 0) & (abs_bi == 0)
+    return tuple(jnp.where(first, jnp.where(zero, z, r), i)
+                 for r, z, i in zip(by_re, by_zero, by_im))
+
+
+def _complex_binary(fn):
+    return lambda a, b: _pack(*fn(*_parts(a), *_parts(b)))
+
+
+def _c_square(z):
+    return _pack(*_cmul(*_parts(z), *_parts(z)))
+
+
+def _c_reciprocal(z):
+    """NumPy: Smith's method for 1 / z."""
+    re, im = _parts(z)
+    first = jnp.abs(im) <= jnp.abs(re)
+    r = _rounded(im / re)
+    d = _rounded(re + _rounded(im * r))
+    by_re = 1 / d, -r / d
+    r = _rounded(re / im)
+    d = _rounded(_rounded(re * r) + im)
+    by_im = r / d, -1 / d
+    return _pack(*(jnp.where(first, a, b) for a, b in zip(by_re, by_im)))
+
+
+def _c_absolute(z):
+    """NumPy: hypot(re, im), which is inf when either part is, even with a NaN."""
+    return jnp.hypot(*_parts(z))
+
+
+def _c_sign(z):
+    """NumPy: z / |z|; NaN for NaN, ±1 or ±1j toward one infinite part, NaN when
+    both are infinite, 0 at 0."""
+    re, im = _parts(z)
+    mag = jnp.hypot(re, im)
+    one = jnp.ones_like(re)
+    inf_re = jnp.where(jnp.isinf(im), jnp.nan, jnp.sign(re)), jnp.where(jnp.isinf(im), jnp.nan, 0)
+    inf_im = jnp.zeros_like(re), jnp.where(im > 0, one, -one)
+    finite = re / mag, im / mag
+    out = []
+    for k in range(2):
+        v = jnp.where(jnp.isinf(re), inf_re[k], inf_im[k])
+        v = jnp.where(jnp.isinf(mag), v, jnp.where(mag == 0, 0, finite[k]))
+        out.append(jnp.where(jnp.isnan(mag), jnp.nan, v).astype(re.dtype))
+    return _pack(*out)
+
+
+def _c_sqrt(z):
+    """csqrt: conj-symmetric (so the sign of a zero imaginary part picks the branch)
+    and inf + iy·inf whenever y is infinite, even with a NaN real part."""
+    re, im = _parts(z)
+    r = jnp.sqrt(_pack(re, jnp.abs(im)))
+    out_re = jnp.where(jnp.isinf(im), jnp.inf, jnp.real(r)).astype(re.dtype)
+    out_im = jnp.where(jnp.isinf(im), im, jnp.copysign(jnp.imag(r), im))
+    return _pack(out_re, out_im)
+
+
+def _c_exp(z):
+    """cexp: exp(-inf + iy) is 0 (with y's sign) when y is infinite or NaN."""
+    re, im = _parts(z)
+    vanish = (re == -jnp.inf) & ~jnp.isfinite(im)
+    zero = jnp.zeros_like(re)
+    return jnp.where(vanish, _pack(zero, jnp.copysign(zero, im)), jnp.exp(z))
+
+
+def _c_exp2(z):
+    """NumPy: cexp(re·ln2 + i·im·ln2), each part scaled alone."""
+    re, im = _parts(z)
+    return _c_exp(_pack(re * math.log(2), im * math.log(2)))
+
+
+def _c_expm1(z):
+    """NumPy: (expm1(x) cos(y) - 2 sin²(y/2)) + i exp(x) sin(y)."""
+    x, y = _parts(z)
+    a = jnp.sin(y / 2)
+    re = _rounded(jnp.expm1(x) * jnp.cos(y)) - _rounded(2 * a * a)
+    return _pack(re, jnp.exp(x) * jnp.sin(y))
+
+
+def _c_log(z):
+    """clog: log|z| is inf when either part is infinite, even with a NaN."""
+    re, im = _parts(z)
+    r = jnp.log(z)
+    return _pack(jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.real(r)), jnp.imag(r))
+
+
+def _c_log1p(z):
+    """NumPy: log(hypot(x + 1, y)) + i atan2(y, x + 1)."""
+    x, y = _parts(z)
+    return _pack(jnp.log(jnp.hypot(x + 1, y)), jnp.arctan2(y, x + 1))
+
+
+def _c_sinh(z):
+    """csinh: sinh(x) cos(y) + i cosh(x) sin(y) for finite z (jax's exp-based
+    formula cancels to 0 for tiny z), keeping a zero part exactly."""
+    x, y = _parts(z)
+    re = jnp.where(y == 0, jnp.sinh(x), jnp.sinh(x) * jnp.cos(y))
+    im = jnp.where(y == 0, y, jnp.where(x == 0, jnp.sin(y), jnp.cosh(x) * jnp.sin(y)))
+    return jnp.where(jnp.isfinite(x) & jnp.isfinite(y), _pack(re, im), jnp.sinh(z))
+
+
+def _c99_mul(a, b):
+    """C's complex product (libgcc __muldc3): when both parts come out NaN, an
+    infinite factor is recovered as an infinity in its direction."""
+    ar, ai = _parts(a)
+    br, bi = _parts(b)
+    re, im = _cmul(ar, ai, br, bi, fused=False)
+
+    def unit(v, inf):  # an infinite part as ±1, the other parts ±0 (NaN too)
+        return jnp.copysign(jnp.where(jnp.isinf(v), 1.0, 0.0), v) if inf else \
+            jnp.where(jnp.isnan(v), jnp.copysign(0.0, v), v)
+
+    a_inf = jnp.isinf(ar) | jnp.isinf(ai)
+    b_inf = jnp.isinf(br) | jnp.isinf(bi)
+    overflow = (jnp.isinf(ar * br) | jnp.isinf(ai * bi) | jnp.isinf(ar * bi)
+                | jnp.isinf(ai * br))
+    ar, ai = (jnp.where(a_inf, unit(v, True), jnp.where(b_inf | overflow, unit(v, False), v))
+              for v in (ar, ai))
+    br, bi = (jnp.where(b_inf, unit(v, True), jnp.where(a_inf | overflow, unit(v, False), v))
+              for v in (br, bi))
+    again = tuple(jnp.inf * v for v in _cmul(ar, ai, br, bi, fused=False))
+    recover = jnp.isnan(re) & jnp.isnan(im) & (a_inf | b_inf | overflow)
+    return _pack(*(jnp.where(recover, v, w) for v, w in zip(again, (re, im))))
+
+
+def _c_power(a, b):
+    """NumPy's npy_cpow: 1 for b == 0; for a == 0, 0 when Re b > 0 and NaN otherwise;
+    repeated multiplication for integer b in (-100, 100) (then 1 / result for b < 0);
+    elsewhere glibc's cpow, cexp(b · clog(a))."""
+    ar, ai = _parts(a)
+    br, bi = _parts(b)
+    n = jnp.where((bi == 0) & (jnp.abs(br) < 100), br, 0).astype(jnp.int32)
+    integral = (bi == 0) & (jnp.abs(br) < 100) & (n == br)
+    square = _cmul(ar, ai, ar, ai, fused=False)
+    cube = _cmul(ar, ai, *square, fused=False)
+    acc = jnp.ones_like(ar), jnp.zeros_like(ar)
+    p = ar, ai
+    m = jnp.abs(n)
+    for _ in range(7):  # |n| < 128
+        acc = tuple(jnp.where((m & 1) == 1, v, w) for v, w in zip(_cmul(*acc, *p, fused=False), acc))
+        p = _cmul(*p, *p, fused=False)
+        m = m >> 1
+    acc = tuple(jnp.where(br < 0, v, w) for v, w in zip(_cdiv(1.0, 0.0, *acc), acc))
+    by_n = [jnp.where(n == 1, a1, jnp.where(n == 2, a2, jnp.where(n == 3, a3, an)))
+            for a1, a2, a3, an in zip((ar, ai), square, cube, acc)]
+    result = jnp.where(integral, _pack(*by_n), _c_exp(_c99_mul(b, _c_log(a))))
+    zero = jnp.zeros_like(ar)
+    at_zero = jnp.where(br > 0, _pack(zero, zero), _pack(zero + jnp.nan, zero + jnp.nan))
+    result = jnp.where((ar == 0) & (ai == 0), at_zero, result)
+    return jnp.where((br == 0) & (bi == 0), _pack(zero + 1, zero), result)
+
+
+# C99 inverse functions from jax's value on one quadrant, then their symmetries, so
+# that signed zeros choose the side of a branch cut as in C (and NumPy).
+
+def _odd_conj_symmetric(fn):
+    """f(x + iy) = ±Re f(|x| + i|y|) ± i Im f(|x| + i|y|), signs of x and y
+    (asinh, atanh)."""
+    def lowered(z):
+        x, y = _parts(z)
+        r = fn(_pack(jnp.abs(x), jnp.abs(y)))
+        return _pack(jnp.copysign(jnp.real(r), x), jnp.copysign(jnp.imag(r), y))
+    return lowered
+
+
+def _times_i_inverse(fn):
+    """f(z) = -i g(iz) (asin from asinh, atan from atanh)."""
+    def lowered(z):
+        x, y = _parts(z)
+        r = fn(_pack(-y, x))
+        return _pack(jnp.imag(r), -jnp.real(r))
+    return lowered
+
+
+def _conj_symmetric(fn):
+    """f(conj z) = conj f(z) (acos, acosh): evaluate with |y|, conjugate for y < 0."""
+    def lowered(z):
+        x, y = _parts(z)
+        r = fn(_pack(x, jnp.abs(y)))
+        im = jnp.imag(r)
+        return _pack(jnp.real(r), jnp.where(jnp.signbit(y), -im, im))
+    return lowered
+
+
+def _atanh_first_quadrant(z):
+    """jax's atanh, with the real part from logs of hypot where (1 - x)² + y²
+    underflows (near z = 1)."""
+    x, y = _parts(z)
+    tiny = (1 - x) ** 2 + y ** 2 < np.finfo(x.dtype).tiny / np.finfo(x.dtype).eps
+    near = 0.5 * (jnp.log(jnp.hypot(1 + x, y)) - jnp.log(jnp.hypot(1 - x, y)))
+    r = jnp.arctanh(z)
+    im = jnp.where(jnp.isnan(y), y, jnp.imag(r))  # catanh(±inf + i NaN) = ±0 + i NaN
+    return _pack(jnp.where(tiny & jnp.isfinite(y), near, jnp.real(r)), im)
+
+
+_c_arcsinh = _odd_conj_symmetric(jnp.arcsinh)
+_c_arctanh = _odd_conj_symmetric(_atanh_first_quadrant)
+_c_arcsin = _times_i_inverse(_c_arcsinh)
+_c_arctan = _times_i_inverse(_c_arctanh)
+_c_arccos = _conj_symmetric(jnp.arccos)
+_c_arccosh = _conj_symmetric(jnp.arccosh)
+
+
+# NumPy orders complex numbers lexicographically; a NaN in an imaginary part makes
+# the real parts incomparable too.
+
+def _c_order(real_cmp, imag_cmp):
+    def cmp(ar, ai, br, bi):
+        return ((real_cmp(ar, br) & ~jnp.isnan(ai) & ~jnp.isnan(bi))
+                | ((ar == br) & imag_cmp(ai, bi)))
+    return cmp
+
+
+_CGT, _CGE = _c_order(jnp.greater, jnp.greater), _c_order(jnp.greater, jnp.greater_equal)
+_CLT, _CLE = _c_order(jnp.less, jnp.less), _c_order(jnp.less, jnp.less_equal)
+
+
+def _c_compare(cmp):
+    return lambda a, b: cmp(*_parts(a), *_parts(b))
+
+
+def _c_pick(cmp, nan_side: int):
+    """maximum/minimum (nan_side 0: a NaN in `a` wins) and fmax/fmin (nan_side 1: a
+    NaN in `b` loses): `a` where that holds or cmp(a, b), else `b`."""
+    def lowered(a, b):
+        parts = _parts(a) + _parts(b)
+        keep_a = _isnan_c(*parts[2 * nan_side:2 * nan_side + 2]) | cmp(*parts)
+        return jnp.where(keep_a, a, b)
+    return lowered
+
+
+# ---------------------------------------------------------------------------------
+# The ufunc table: special lowerings by dtype kind; jnp's function everywhere else.
+
+_INTEGER = {
+    "floor_divide": _by_nonzero(jnp.floor_divide),
+    "remainder": _by_nonzero(jnp.remainder),
+    "fmod": _by_nonzero(jnp.fmod),
+    "reciprocal": _int_reciprocal,
+    "gcd": _gcd,
+    "lcm": _lcm,
+}
+
+_FLOAT = {
+    **{name: _by_divisor(getattr(jnp, name))
+       for name in ("divide", "floor_divide", "remainder", "fmod")},
+    "arcsin": _arcsin,
+    "modf": _modf,
+    "spacing": _spacing,
+    "logaddexp": _logaddexp,
+    "logaddexp2": _logaddexp2,
+}
+
+_COMPLEX = {
+    "multiply": _complex_binary(_cmul),
+    "divide": _complex_binary(_cdiv),
+    "square": _c_square,
+    "reciprocal": _c_reciprocal,
+    "absolute": _c_absolute,
+    "sign": _c_sign,
+    "sqrt": _c_sqrt,
+    "exp": _c_exp,
+    "exp2": _c_exp2,
+    "expm1": _c_expm1,
+    "log": _c_log,
+    "log1p": _c_log1p,
+    "sinh": _c_sinh,
+    "power": _c_power,
+    "float_power": _c_power,
+    "arcsin": _c_arcsin,
+    "arccos": _c_arccos,
+    "arcsinh": _c_arcsinh,
+    "arccosh": _c_arccosh,
+    "arctan": _c_arctan,
+    "arctanh": _c_arctanh,
+    "greater": _c_compare(_CGT),
+    "greater_equal": _c_compare(_CGE),
+    "less": _c_compare(_CLT),
+    "less_equal": _c_compare(_CLE),
+    "maximum": _c_pick(_CGE, 0),
+    "minimum": _c_pick(_CLE, 0),
+    "fmax": _c_pick(_CGE, 1),
+    "fmin": _c_pick(_CLE, 1),
+}
+
+_BY_KIND = {"b": {"sign": lambda x: x}, "i": _INTEGER, "u": _INTEGER, "f": _FLOAT,
+            "c": _COMPLEX}
 
 
 def _multi_output(fn):
     return lambda x, out=0: fn(x)[out]
 
 
-# Ufuncs whose jax.numpy counterpart differs from NumPy; the rest map one to one.
-_SPECIAL_UFUNCS = {
-    "floor_divide": _floor_divide,
-    "remainder": _integer_safe(jnp.remainder),
-    "fmod": _integer_safe(jnp.fmod),
-    "reciprocal": _reciprocal,
-    "sign": _sign,
-    "modf": _multi_output(jnp.modf),
-    "frexp": _multi_output(jnp.frexp),
-}
+_DEFAULT = {name: getattr(jnp, name) for name in UFUNCS}
+_DEFAULT.update(modf=_multi_output(jnp.modf), frexp=_multi_output(jnp.frexp))
 
+
+def _ufunc(name: str):
+    def lowered(*xs, **attrs):
+        fn = _BY_KIND.get(_kind(xs[0]), {}).get(name)
+        if fn is None:
+            fn = _DEFAULT[name]
+        elif len(xs) > 1:
+            xs = jnp.broadcast_arrays(*xs)
+        if xs[0].dtype == jnp.float16 and name in _FLOAT16_VIA_FLOAT32:
+            fn = _via_float32(fn)
+        result = fn(*xs, **attrs)
+        return _rounded(result) if _kind(result) in "fc" else result
+    return lowered
+
+
+def _power(x, y, checks):
+    if _kind(x) in "iu":
+        return _int_power(x, y, checks)
+    return _ufunc("power")(x, y)
+
+
+# ---------------------------------------------------------------------------------
+# Structural primitives.
 
 def _normalize_index(index, checks, size, axis):
     bad = (index < -size) | (index >= size)
@@ -109,18 +605,6 @@ def _slice(x, starts, stops, steps):
     return x[index]
 
 
-def _accumulating(fn):
-    """Sum and product in the input's dtype (lazyarr already chose the accumulator)."""
-    return lambda x, axes: fn(x, axis=axes, dtype=x.dtype)
-
-
-_REDUCERS = {"reduce_sum": _accumulating(jnp.sum), "reduce_prod": _accumulating(jnp.prod),
-             "reduce_max": lambda x, axes: jnp.max(x, axis=axes),
-             "reduce_min": lambda x, axes: jnp.min(x, axis=axes),
-             "reduce_any": lambda x, axes: jnp.any(x, axis=axes),
-             "reduce_all": lambda x, axes: jnp.all(x, axis=axes)}
-
-
 def _iota(shape, dtype, axis):
     return lax.broadcasted_iota(dtype, shape, axis)
 
@@ -129,16 +613,120 @@ def _take(x, indices, axis):
     return jnp.take(x, indices, axis=axis, mode="clip")  # indices are in range already
 
 
-def _argreduce(fn):
-    return lambda x, axis: fn(x, axis=axis).astype(jnp.int64)
-
-
-def _cumulative(fn):
-    return lambda x, axis: fn(x, axis=axis, dtype=x.dtype)
-
-
 def _einsum(*xs, subscripts):
     return jnp.einsum(subscripts, *xs, preferred_element_type=xs[0].dtype)
+
+
+# ---------------------------------------------------------------------------------
+# Reductions and scans.
+
+def _last(x, axes):
+    """x with `axes` moved to the end (in order) and flattened into one axis."""
+    rest = [a for a in range(x.ndim) if a not in axes]
+    moved = jnp.transpose(x, rest + list(axes))
+    return moved.reshape(moved.shape[:len(rest)] + (math.prod(x.shape[a] for a in axes),))
+
+
+def _sequential(step, x, axis, init=None):
+    """The running values of `step` along `axis`, in order, as NumPy's loops do."""
+    moved = jnp.moveaxis(x, axis, 0)
+    if init is None:
+        first, rest = moved[0], moved[1:]
+    else:
+        first, rest = step(init, moved[0]), moved[1:]
+
+    def body(carry, item):
+        value = step(carry, item)
+        return value, value
+    last, scanned = lax.scan(body, first, rest)
+    return jnp.moveaxis(jnp.concatenate([first[None], scanned]), 0, axis), last
+
+
+def _c_mul(fused: bool):
+    return lambda a, b: _pack(*_cmul(*_parts(a), *_parts(b), fused=fused))
+
+
+def _reduce_sum(x, axes):
+    if x.dtype == jnp.float16:  # NumPy sums float16 in float32
+        return jnp.sum(x, axis=axes, dtype=jnp.float32).astype(x.dtype)
+    return jnp.sum(x, axis=axes, dtype=x.dtype)
+
+
+def _reduce_prod(x, axes):
+    """Complex: NumPy multiplies in order from 1 + 0j with its own product, which
+    decides where infinities and NaNs come out: its scalar loop when the reduced
+    elements are the inner (last non-unit) axis, else its SIMD loop; float16 in
+    float32."""
+    if _kind(x) == "c":
+        if x.size == 0:
+            return jnp.ones(tuple(n for a, n in enumerate(x.shape) if a not in axes), x.dtype)
+        flat = _last(x, axes)
+        one = jnp.ones(flat.shape[:-1], x.dtype)
+        inner = [a for a in range(x.ndim) if x.shape[a] != 1][-1:]
+        step = _c_mul(fused=bool(inner) and inner[0] not in axes)
+        return _sequential(step, flat, flat.ndim - 1, init=one)[1]
+    if x.dtype == jnp.float16:
+        return jnp.prod(x, axis=axes, dtype=jnp.float32).astype(x.dtype)
+    return jnp.prod(x, axis=axes, dtype=x.dtype)
+
+
+def _c_argext(z, axis: int, better):
+    """NumPy's complex argmax/argmin: the first NaN if any, else the first of the
+    lexicographic extremes."""
+    re, im = _parts(z)
+    nan = _isnan_c(re, im)
+    fill = -jnp.inf if better is jnp.greater else jnp.inf
+    pick = jnp.max if better is jnp.greater else jnp.min
+    best_re = pick(jnp.where(nan, fill, re), axis=axis, keepdims=True)
+    on_best = (re == best_re) & ~nan
+    best_im = pick(jnp.where(on_best, im, fill), axis=axis, keepdims=True)
+    winner = on_best & (im == best_im)
+    return jnp.where(jnp.any(nan, axis=axis), jnp.argmax(nan, axis=axis),
+                     jnp.argmax(winner, axis=axis))
+
+
+def _argreduce(fn, better):
+    def lowered(x, axis):
+        index = _c_argext(x, axis, better) if _kind(x) == "c" else fn(x, axis=axis)
+        return index.astype(jnp.int64)
+    return lowered
+
+
+def _extreme(fn, better):
+    """max/min; complex: the element at NumPy's argmax/argmin (a NaN propagates)."""
+    def lowered(x, axes):
+        if _kind(x) != "c":
+            return fn(x, axis=axes)
+        flat = _last(x, axes)
+        index = _c_argext(flat, flat.ndim - 1, better)
+        return jnp.take_along_axis(flat, index[..., None], axis=-1)[..., 0]
+    return lowered
+
+
+def _cumsum(x, axis):
+    if x.dtype == jnp.float16:  # NumPy rounds each running sum to float16
+        if x.shape[axis] == 0:
+            return x
+        return _sequential(jnp.add, x, axis)[0]
+    return jnp.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+def _cumprod(x, axis):
+    """NumPy multiplies in order; complex with its SIMD loop for two elements, its
+    scalar loop (in place) for more."""
+    if _kind(x) == "c" or x.dtype == jnp.float16:
+        if x.shape[axis] == 0:
+            return x
+        step = _c_mul(fused=x.shape[axis] == 2) if _kind(x) == "c" else jnp.multiply
+        return _sequential(step, x, axis)[0]
+    return jnp.cumprod(x, axis=axis, dtype=x.dtype)
+
+
+_REDUCERS = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod,
+             "reduce_max": _extreme(jnp.max, jnp.greater),
+             "reduce_min": _extreme(jnp.min, jnp.less),
+             "reduce_any": lambda x, axes: jnp.any(x, axis=axes),
+             "reduce_all": lambda x, axes: jnp.all(x, axis=axes)}
 
 
 LOWERINGS = {
@@ -153,14 +741,14 @@ LOWERINGS = {
     "concatenate": lambda *xs, axis: jnp.concatenate(xs, axis=axis),
     "iota": _iota,
     "take": _take,
-    "argmax": _argreduce(jnp.argmax),
-    "argmin": _argreduce(jnp.argmin),
-    "cumsum": _cumulative(jnp.cumsum),
-    "cumprod": _cumulative(jnp.cumprod),
+    "argmax": _argreduce(jnp.argmax, jnp.greater),
+    "argmin": _argreduce(jnp.argmin, jnp.less),
+    "cumsum": _cumsum,
+    "cumprod": _cumprod,
     "einsum": _einsum,
 }
 LOWERINGS.update(_REDUCERS)
-LOWERINGS.update({name: _SPECIAL_UFUNCS.get(name, getattr(jnp, name)) for name in UFUNCS})
+LOWERINGS.update({name: _ufunc(name) for name in UFUNCS})
 
 # Lowerings that can raise at run time take the program's list of checks.
 CHECKED = {"normalize_index": _normalize_index, "power": _power}
