@@ -57,10 +57,24 @@ def _rounded(x):
     return jnp.where(jnp.isnan(x), x + x, x)
 
 
+def _flat_index(shape):
+    """Each element's position in C order."""
+    dtype = np.int32 if math.prod(shape) < 2 ** 31 else np.int64
+    index, stride = jnp.zeros(shape, dtype), 1
+    for axis in reversed(range(len(shape))):
+        index = index + lax.broadcasted_iota(dtype, shape, axis) * stride
+        stride *= shape[axis]
+    return index
+
+
 def _divisor(x, y):
-    """y, hidden from XLA's rewrite of x / broadcast(scalar) as x * (1 / scalar) (not
-    IEEE division: 3.0 / 5 would be 0.6000000000000001); x / y is NaN where x is."""
-    return jnp.where(jnp.isnan(x), jnp.nan, y).astype(y.dtype)
+    """y, hidden from XLA's rewrite of x / broadcast(b) as x * broadcast(1 / b), which
+    is not IEEE division (3.0 / 5 would be 0.6000000000000001): a select on a
+    condition that is never true but that XLA can neither evaluate nor reduce to a
+    broadcast (x / y is NaN where x is)."""
+    shape = jnp.broadcast_shapes(x.shape, y.shape)
+    never = jnp.isnan(x) | (_flat_index(shape) < 0)
+    return jnp.where(never, jnp.nan, y).astype(y.dtype)
 
 
 # ---------------------------------------------------------------------------------
@@ -73,15 +87,6 @@ def _truncate(x, bits: int):
     bound = 2.0 ** (bits - 1)
     bad = jnp.isnan(x) | (x >= bound) | (x < -bound)
     return jnp.where(bad, np.iinfo(via).min, lax.convert_element_type(jnp.where(bad, 0, x), via))
-
-
-def _flat_index(shape):
-    """Each element's position in C order."""
-    index, stride = jnp.zeros(shape, np.int64), 1
-    for axis in reversed(range(len(shape))):
-        index = index + lax.broadcasted_iota(np.int64, shape, axis) * stride
-        stride *= shape[axis]
-    return index
 
 
 def _to_uint32(x, simd: bool):
@@ -219,6 +224,16 @@ def _modf(x, out=0):
         else whole
 
 
+def _hypot(x, y):
+    """glibc's hypotf computes in double and rounds once (jnp.hypot's float32 result
+    is off by an ulp for a third of inputs); float64 stays jnp.hypot's (see report)."""
+    if x.dtype == jnp.float32:
+        wide = [v.astype(jnp.float64) for v in (x, y)]
+        r = jnp.sqrt(wide[0] * wide[0] + wide[1] * wide[1]).astype(jnp.float32)
+        return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.inf, r)  # inf even with a NaN
+    return jnp.hypot(x, y)
+
+
 def _spacing(x):
     """NumPy: spacing(±0) is the smallest subnormal, spacing(±inf) is NaN."""
     tiny = np.finfo(x.dtype).smallest_subnormal
@@ -300,14 +315,14 @@ def _c_reciprocal(z):
 
 def _c_absolute(z):
     """NumPy: hypot(re, im), which is inf when either part is, even with a NaN."""
-    return jnp.hypot(*_parts(z))
+    return _hypot(*_parts(z))
 
 
 def _c_sign(z):
     """NumPy: z / |z|; NaN for NaN, ±1 or ±1j toward one infinite part, NaN when
     both are infinite, 0 at 0."""
     re, im = _parts(z)
-    mag = jnp.hypot(re, im)
+    mag = _hypot(re, im)
     one = jnp.ones_like(re)
     inf_re = jnp.where(jnp.isinf(im), jnp.nan, jnp.sign(re)), jnp.where(jnp.isinf(im), jnp.nan, 0)
     inf_im = jnp.zeros_like(re), jnp.where(im > 0, one, -one)
@@ -330,12 +345,114 @@ def _c_sqrt(z):
     return _pack(out_re, out_im)
 
 
+def _glibc_t(dtype) -> float:
+    """glibc's threshold t = (int)((MAX_EXP - 1) ln 2): exp(t) is finite."""
+    return float(int((np.finfo(dtype).maxexp - 1) * math.log(2)))
+
+
+def _exp_times(x, c, s, half=False):
+    """(e·c, e·s) for e = exp(x) (halved if `half`), x >= 0, scaled as glibc's cexp,
+    csinh and ccosh do so that exp(x) does not overflow where the products are
+    finite."""
+    t = _glibc_t(x.dtype)
+    exp_t = np.exp(np.asarray(t, x.dtype))
+    first = exp_t / 2 if half else exp_t
+    big = x > t
+    c, s = (jnp.where(big, _rounded(v * first), v) for v in (c, s))
+    x = jnp.where(big, x - t, x)
+    twice = x > t
+    c, s = (jnp.where(twice, _rounded(v * exp_t), v) for v in (c, s))
+    x = jnp.where(twice, x - t, x)
+    e = jnp.where(big, jnp.exp(jnp.minimum(x, t)), (jnp.exp(x) / 2) if half else jnp.exp(x))
+    return tuple(jnp.where(x > t, np.finfo(x.dtype).max * v, e * v) for v in (c, s))
+
+
+def _finite_or(fn, special):
+    """fn on finite z (glibc's formulas); jax's function, which agrees with C99 on
+    infinities and NaNs, elsewhere."""
+    def lowered(z):
+        x, y = _parts(z)
+        finite = jnp.isfinite(x) & jnp.isfinite(y)
+        safe = jnp.where(finite, z, 0)
+        return jnp.where(finite, _pack(*fn(*_parts(safe))), special(z))
+    return lowered
+
+
+def _cexp_finite(x, y):
+    return _exp_times(x, jnp.cos(y), jnp.sin(y))
+
+
+def _csinh_cosh_finite(sinh_first: bool):
+    """csinh (sinh x cos y + i cosh x sin y) or ccosh (cosh x cos y + i sinh x sin y)."""
+    def parts(x, y):
+        t = _glibc_t(x.dtype)
+        c, s = jnp.cos(y), jnp.sin(y)
+        sign = jnp.where(jnp.signbit(x), -1.0, 1.0).astype(x.dtype)
+        big_c, big_s = _exp_times(jnp.abs(x), c, s, half=True)
+        odd, even = (big_c, big_s) if sinh_first else (big_s, big_c)
+        scaled = (sign * big_c, big_s) if sinh_first else (big_c, sign * big_s)
+        near = ((jnp.sinh(x) * c, jnp.cosh(x) * s) if sinh_first
+                else (jnp.cosh(x) * c, jnp.sinh(x) * s))
+        return tuple(jnp.where(jnp.abs(x) > t, a, b) for a, b in zip(scaled, near))
+    return parts
+
+
+def _ctanh_finite(x, y):
+    """glibc's ctanh: (sinh x cosh x + i sin y cos y) / (sinh² x + cos² y), and for
+    large |x| ±1 + i 4 sin y cos y / exp(2|x|) computed without overflow."""
+    t = float(int((np.finfo(x.dtype).maxexp - 1) * math.log(2) / 2))
+    tiny = np.finfo(x.dtype).tiny
+    small_y = jnp.abs(y) <= tiny
+    sin_y = jnp.where(small_y, y, jnp.sin(y))
+    cos_y = jnp.where(small_y, 1, jnp.cos(y))
+    small_x = jnp.abs(x) <= tiny
+    sinh_x = jnp.where(small_x, x, jnp.sinh(x))
+    cosh_x = jnp.where(small_x, 1, jnp.cosh(x))
+    cos2 = _rounded(cos_y * cos_y)
+    den = jnp.where(jnp.abs(sinh_x) > jnp.abs(cos_y) * np.finfo(x.dtype).eps,
+                    _rounded(sinh_x * sinh_x) + cos2, cos2)
+    near = _rounded(sinh_x * cosh_x) / den, _rounded(sin_y * cos_y) / den
+    exp_2t = np.exp(np.asarray(2 * t, x.dtype))
+    rest = jnp.abs(x) - t
+    im = _rounded(4 * sin_y * cos_y) / exp_2t
+    im = im / jnp.where(rest > t, exp_2t, jnp.exp(2 * jnp.minimum(rest, t)))
+    far = jnp.copysign(jnp.ones_like(x), x), im
+    return tuple(jnp.where(jnp.abs(x) > t, a, b) for a, b in zip(far, near))
+
+
 def _c_exp(z):
-    """cexp: exp(-inf + iy) is 0 (with y's sign) when y is infinite or NaN."""
+    """cexp: glibc's scaled exp(x)·cis(y) for finite z; exp(-inf + iy) is 0 (with y's
+    sign) when y is infinite or NaN."""
     re, im = _parts(z)
     vanish = (re == -jnp.inf) & ~jnp.isfinite(im)
     zero = jnp.zeros_like(re)
-    return jnp.where(vanish, _pack(zero, jnp.copysign(zero, im)), jnp.exp(z))
+    special = jnp.where(vanish, _pack(zero, jnp.copysign(zero, im)), jnp.exp(z))
+    return _finite_or(_cexp_finite, lambda _: special)(z)
+
+
+def _times_i(fn):
+    """f(z) = -i g(iz) (sin from sinh, tan from tanh, asin from asinh, atan from atanh)."""
+    def lowered(z):
+        x, y = _parts(z)
+        r = fn(_pack(-y, x))
+        return _pack(jnp.imag(r), -jnp.real(r))
+    return lowered
+
+
+def _of_i(fn):
+    """f(z) = g(iz) (cos from cosh)."""
+    def lowered(z):
+        x, y = _parts(z)
+        return fn(_pack(-y, x))
+    return lowered
+
+
+_c_sinh = _finite_or(_csinh_cosh_finite(True), jnp.sinh)
+_c_cosh = _finite_or(_csinh_cosh_finite(False), jnp.cosh)
+_c_tanh = _finite_or(_ctanh_finite, jnp.tanh)
+_c_sin = _times_i(_c_sinh)
+_c_cos = _of_i(_c_cosh)
+_c_tan = _times_i(_c_tanh)
 
 
 def _c_exp2(z):
@@ -362,16 +479,7 @@ def _c_log(z):
 def _c_log1p(z):
     """NumPy: log(hypot(x + 1, y)) + i atan2(y, x + 1)."""
     x, y = _parts(z)
-    return _pack(jnp.log(jnp.hypot(x + 1, y)), jnp.arctan2(y, x + 1))
-
-
-def _c_sinh(z):
-    """csinh: sinh(x) cos(y) + i cosh(x) sin(y) for finite z (jax's exp-based
-    formula cancels to 0 for tiny z), keeping a zero part exactly."""
-    x, y = _parts(z)
-    re = jnp.where(y == 0, jnp.sinh(x), jnp.sinh(x) * jnp.cos(y))
-    im = jnp.where(y == 0, y, jnp.where(x == 0, jnp.sin(y), jnp.cosh(x) * jnp.sin(y)))
-    return jnp.where(jnp.isfinite(x) & jnp.isfinite(y), _pack(re, im), jnp.sinh(z))
+    return _pack(jnp.log(_hypot(x + 1, y)), jnp.arctan2(y, x + 1))
 
 
 def _c99_mul(a, b):
@@ -438,15 +546,6 @@ def _odd_conj_symmetric(fn):
     return lowered
 
 
-def _times_i_inverse(fn):
-    """f(z) = -i g(iz) (asin from asinh, atan from atanh)."""
-    def lowered(z):
-        x, y = _parts(z)
-        r = fn(_pack(-y, x))
-        return _pack(jnp.imag(r), -jnp.real(r))
-    return lowered
-
-
 def _conj_symmetric(fn):
     """f(conj z) = conj f(z) (acos, acosh): evaluate with |y|, conjugate for y < 0."""
     def lowered(z):
@@ -470,8 +569,8 @@ def _atanh_first_quadrant(z):
 
 _c_arcsinh = _odd_conj_symmetric(jnp.arcsinh)
 _c_arctanh = _odd_conj_symmetric(_atanh_first_quadrant)
-_c_arcsin = _times_i_inverse(_c_arcsinh)
-_c_arctan = _times_i_inverse(_c_arctanh)
+_c_arcsin = _times_i(_c_arcsinh)
+_c_arctan = _times_i(_c_arctanh)
 _c_arccos = _conj_symmetric(jnp.arccos)
 _c_arccosh = _conj_symmetric(jnp.arccosh)
 
@@ -517,6 +616,7 @@ _INTEGER = {
 }
 
 _FLOAT = {
+    "hypot": _hypot,
     **{name: _by_divisor(getattr(jnp, name))
        for name in ("divide", "floor_divide", "remainder", "fmod")},
     "arcsin": _arcsin,
@@ -540,6 +640,11 @@ _COMPLEX = {
     "log": _c_log,
     "log1p": _c_log1p,
     "sinh": _c_sinh,
+    "cosh": _c_cosh,
+    "tanh": _c_tanh,
+    "sin": _c_sin,
+    "cos": _c_cos,
+    "tan": _c_tan,
     "power": _c_power,
     "float_power": _c_power,
     "arcsin": _c_arcsin,
