@@ -3,8 +3,14 @@
 Inputs arrive already in the dtypes lazyarr resolved (NumPy's loop dtypes), so most
 ufuncs are a one-line mapping to `jax.numpy`. The functions written out here are the
 places where XLA's semantics differ from NumPy's; each says what NumPy does. They are
-grouped by the operand kind they fix (integer, float, complex): `_SPECIAL` maps a
-ufunc name and a dtype kind to its lowering, and everything else is jnp's.
+grouped by the operand kind they fix: `_BY_KIND` maps a dtype kind (integer, float,
+complex) and a ufunc name to its lowering, and everything else is jnp's.
+
+NumPy computes and rounds each ufunc on its own; XLA's simplifier and LLVM rewrite
+across operations (a / b as a * (1 / b), a * b + c as one FMA, ...), which changes
+results. So every floating-point ufunc result passes through `_rounded` and every
+division through `_divisor`, selects that XLA cannot see through (a compare and a
+select per element, fused with the rest).
 
 A lowering may report a runtime error by appending (flag, exception type, message) to
 `checks`; the backend raises the first one that is set when the program returns.
@@ -389,7 +395,6 @@ def _csinh_cosh_finite(sinh_first: bool):
         c, s = jnp.cos(y), jnp.sin(y)
         sign = jnp.where(jnp.signbit(x), -1.0, 1.0).astype(x.dtype)
         big_c, big_s = _exp_times(jnp.abs(x), c, s, half=True)
-        odd, even = (big_c, big_s) if sinh_first else (big_s, big_c)
         scaled = (sign * big_c, big_s) if sinh_first else (big_c, sign * big_s)
         near = ((jnp.sinh(x) * c, jnp.cosh(x) * s) if sinh_first
                 else (jnp.cosh(x) * c, jnp.sinh(x) * s))
@@ -520,7 +525,8 @@ def _c_power(a, b):
     p = ar, ai
     m = jnp.abs(n)
     for _ in range(7):  # |n| < 128
-        acc = tuple(jnp.where((m & 1) == 1, v, w) for v, w in zip(_cmul(*acc, *p, fused=False), acc))
+        product = _cmul(*acc, *p, fused=False)
+        acc = tuple(jnp.where((m & 1) == 1, v, w) for v, w in zip(product, acc))
         p = _cmul(*p, *p, fused=False)
         m = m >> 1
     acc = tuple(jnp.where(br < 0, v, w) for v, w in zip(_cdiv(1.0, 0.0, *acc), acc))
