@@ -166,7 +166,10 @@ def _write_out(name: str, results: tuple, out, where) -> tuple:
     """Apply `where=` and `out=` as NumPy does (into lazyarr arrays by rebinding)."""
     if out is None and where is True:
         return results
-    outs = out if isinstance(out, tuple) else (out,) * len(results) if out is None else (out,)
+    if out is None:
+        outs = (None,) * len(results)
+    else:
+        outs = out if isinstance(out, tuple) else (out,)
     final = []
     for result, target in zip(results, outs):
         if where is not True:
