@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from . import _dtypes, _flush
+from . import _backend, _dtypes, _flush
 from ._graph import Node, apply, leaf
 
 
@@ -79,7 +79,19 @@ class Array:
 
     @property
     def device(self) -> str:
-        return "cpu"
+        """Where the array lives, or will be computed: "cpu" (as NumPy says), "gpu:0", ..."""
+        return _backend.device_of(self._node)
+
+    def to_device(self, device, /, *, stream=None) -> "Array":
+        """This array's values placed on `device` of the current backend (Array API).
+        Programs run on the selected backend's device, which fetches inputs from
+        elsewhere: select a device with `set_backend`/`use_backend` to compute there."""
+        if stream is not None:
+            raise ValueError("lazyarr does not support streams: stream must be None")
+        if device == self.device:
+            return self
+        value = _backend.current().transfer(self._value_buffer(), device)
+        return Array(leaf(value, self.shape, self.dtype), self._scalar)
 
     def __len__(self) -> int:
         if not self.shape:
@@ -92,6 +104,11 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     # ----- materialization --------------------------------------------------------
+    def _value_buffer(self):
+        """The computed buffer in the backend's own type (e.g. a jax.Array)."""
+        _flush.evaluate([self._node], "read")
+        return self._node.value
+
     def _value(self, cause: str) -> np.ndarray:
         """The computed value as a NumPy array (read-only: it is lazyarr's buffer)."""
         value = _flush.to_numpy(self._node, cause)

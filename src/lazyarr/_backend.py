@@ -26,12 +26,17 @@ DEFAULT_ORDER = ("xla", "numpy")
 
 class Backend(Protocol):
     name: str
+    device: str  # where its programs run: "cpu", "gpu:0", ...
 
     def run(self, program, inputs: Sequence[Any]) -> list:
-        """Evaluate `program` on `inputs` (buffers or NumPy arrays); return its outputs."""
+        """Evaluate `program` on `inputs` (buffers or NumPy arrays); return its outputs,
+        buffers that `np.asarray` converts to NumPy arrays."""
 
-    def to_numpy(self, buffer) -> np.ndarray:
-        """A host NumPy array holding `buffer`'s values (a read-only view when possible)."""
+    def transfer(self, buffer, device: str) -> Any:
+        """`buffer` placed on `device`; ValueError for a device it does not have."""
+
+    def device_of(self, buffer) -> str:
+        """The device holding `buffer`, one of its results."""
 
 
 class BackendError(RuntimeError):
@@ -112,3 +117,12 @@ def use_backend(name: str, **options):
         yield load(name, **options)
     finally:
         _selection.stack.pop()
+
+
+def device_of(node) -> str:
+    """Where `node`'s value lives: its buffer's device once a backend computed it, else
+    the device of the backend that will compute it (NumPy data is placed on use)."""
+    backend = current()
+    if node.is_computed and not isinstance(node.value, np.ndarray):
+        return backend.device_of(node.value)
+    return backend.device

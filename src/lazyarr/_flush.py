@@ -48,6 +48,7 @@ class Program:
     instructions: tuple[Instruction, ...]
     outputs: tuple[int, ...]
     key: tuple = field(repr=False)
+    sites: tuple = field(default=(), repr=False, compare=False)  # per instruction, for errors
 
 
 def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
@@ -59,17 +60,19 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             slot[id(node)] = len(inputs)
             inputs.append(node.value)
             input_specs.append((node.shape, node.dtype))
-    instructions = []
+    instructions, sites = [], []
     for node in order:
         if not node.is_computed:
             slot[id(node)] = len(input_specs) + len(instructions)
             instructions.append(Instruction(node.op, tuple(slot[id(i)] for i in node.inputs),
                                             node.attrs, node.shape, node.dtype))
+            sites.append(node.site)
     out_slots = tuple(slot[id(n)] for n in outputs)
     key = (tuple(input_specs),
            tuple((i.op.name, i.attrs, i.inputs, i.shape, i.dtype) for i in instructions),
            out_slots)
-    return Program(tuple(input_specs), tuple(instructions), out_slots, key), inputs
+    return Program(tuple(input_specs), tuple(instructions), out_slots, key,
+                   tuple(sites)), inputs
 
 
 # ---------------------------------------------------------------------------------
@@ -117,18 +120,27 @@ def _sharing_roots(requested: list[Node]) -> list[Node]:
 # Counters.
 
 class Stats:
+    """What the scheduler and the backends did. Backends count their own events (a
+    compile, a cache hit) in `backend_events`; time spent compiling is part of the
+    flush time, and is reported apart from the time spent running."""
+
+    BACKEND_COUNTERS = ("compiles", "memory_cache_hits", "memory_cache_misses",
+                        "disk_cache_hits", "disk_cache_misses", "compile_seconds")
+
     def __init__(self):
         self.flushes: Counter = Counter()
         self.nodes_evaluated = 0
-        self.run_seconds = 0.0
-        self.backend_events: Counter = Counter()  # compiles, cache hits, ... by backend
+        self.flush_seconds = 0.0
+        self.backend_events: Counter = Counter()
         self.fallbacks: Counter = Counter()  # NumPy functions run eagerly, by name
 
     def as_dict(self) -> dict:
+        events = {name: self.backend_events[name] for name in self.BACKEND_COUNTERS}
+        events.update(self.backend_events)
         return {"flushes": dict(self.flushes), "flushes_total": sum(self.flushes.values()),
-                "nodes_evaluated": self.nodes_evaluated,
-                "run_seconds": self.run_seconds, "fallbacks": dict(self.fallbacks),
-                **dict(self.backend_events)}
+                "nodes_evaluated": self.nodes_evaluated, **events,
+                "run_seconds": max(0.0, self.flush_seconds - events["compile_seconds"]),
+                "fallbacks": dict(self.fallbacks)}
 
 
 STATS = Stats()
@@ -157,7 +169,8 @@ def count_flushes():
 
 
 def stats() -> dict:
-    """Flushes by cause, nodes evaluated, run time, and backend counters."""
+    """Flushes by cause, nodes evaluated, compiles, program cache hits and misses (in
+    memory and on disk), compile and run seconds, and fallbacks by function."""
     return STATS.as_dict()
 
 
@@ -179,7 +192,7 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
     backend = _backend.current()
     start = time.perf_counter()
     results = backend.run(program, inputs)
-    STATS.run_seconds += time.perf_counter() - start
+    STATS.flush_seconds += time.perf_counter() - start
     STATS.flushes[cause] += 1
     STATS.nodes_evaluated += len(program.instructions)
     for counter in _counters:

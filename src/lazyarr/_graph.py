@@ -14,16 +14,18 @@ from typing import Iterable
 
 import numpy as np
 
+from ._errors import user_site
 from ._ops import OPS, Op
 
 INPUT = OPS["input"]
 
 
 class Node:
-    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "__weakref__")
+    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "site",
+                 "__weakref__")
 
     def __init__(self, op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
-                 value=None):
+                 value=None, site=None):
         self.op = op
         self.inputs = inputs
         self.attrs = attrs
@@ -32,6 +34,7 @@ class Node:
         self.value = value
         # The longest chain of pending nodes ending here: the scheduler's size bound.
         self.depth = 1 + max((i.depth for i in inputs), default=-1)
+        self.site = site  # (file, line) of the user's code that built it, see _errors
 
     @property
     def is_computed(self) -> bool:
@@ -61,7 +64,7 @@ def apply(op_name: str, *inputs: Node, **attrs) -> Node:
     dtypes = [n.dtype for n in inputs]
     shape = tuple(op.shape_rule(shapes, **attrs))
     dtype = op.dtype_rule(dtypes, **attrs)
-    return Node(op, inputs, tuple(sorted(attrs.items())), shape, dtype)
+    return Node(op, inputs, tuple(sorted(attrs.items())), shape, dtype, site=user_site())
 
 
 def topological_order(roots: Iterable[Node]) -> list[Node]:

@@ -17,6 +17,14 @@ class NumpyBackend:
             raise ValueError(f"the numpy backend runs on 'cpu' only, not {device!r}")
         self.device = device
 
+    def transfer(self, buffer, device: str):
+        if device != "cpu":
+            raise ValueError(f"the numpy backend has only the 'cpu' device, not {device!r}")
+        return buffer
+
+    def device_of(self, buffer) -> str:
+        return "cpu"
+
     def run(self, program, inputs: Sequence) -> list[np.ndarray]:
         slots: list = [np.asarray(x) for x in inputs]
         last_use = _last_uses(program)

@@ -1,0 +1,56 @@
+"""lazyarr's own exceptions, and the user's line that created each operation.
+
+Every node records the first frame outside lazyarr (and NumPy, whose functions
+dispatch to lazyarr) when it is built, so an error that only a backend can detect,
+long after the call, still names the line of the user's code it came from.
+"""
+
+from __future__ import annotations
+
+import sys
+
+_INTERNAL = ("lazyarr", "numpy")
+
+
+def _internal(module: str) -> bool:
+    return module.partition(".")[0] in _INTERNAL
+
+
+def user_site() -> tuple[str, int] | None:
+    """(file, line) of the innermost caller outside lazyarr and NumPy."""
+    frame = sys._getframe(1)
+    while frame is not None and _internal(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+    return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
+
+
+class BackendFailure(RuntimeError):
+    """A backend failed to compile or run a program (a compiler error, out of memory).
+
+    Nothing was changed: every array keeps its state from before the flush, so the
+    program can be retried (on another backend, or after freeing memory)."""
+
+    @classmethod
+    def from_program(cls, what: str, program, error: BaseException, instruction=None):
+        instructions = program.instructions
+        if instruction is None and instructions:  # name the largest result: the likely culprit
+            instruction = max(instructions, key=lambda ins: _nbytes(ins.shape, ins.dtype))
+        lines = str(error).strip().splitlines() or [""]
+        detail = lines[0][:500] + (" [...]" if len(lines) > 1 or len(lines[0]) > 500 else "")
+        message = (f"{what} a program of {len(instructions)} operations: "
+                   f"{type(error).__name__}: {detail}")
+        if instruction is not None:
+            k = instructions.index(instruction)
+            site = program.sites[k] if k < len(program.sites) else None
+            where = f"{site[0]}, line {site[1]}" if site else "an unknown line"
+            message += (f"\n  operation: {instruction.op.name} -> shape {instruction.shape}, "
+                        f"dtype {instruction.dtype}, created at {where}")
+        message += "\n  No array was changed; the pending arrays can still be used."
+        return cls(message)
+
+
+def _nbytes(shape, dtype) -> int:
+    n = dtype.itemsize
+    for d in shape:
+        n *= d
+    return n

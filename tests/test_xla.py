@@ -1,0 +1,181 @@
+"""What the XLA backend promises beyond values (those are the differential suite's):
+jax's own configuration untouched, programs cached by structure in memory and on disk
+(across processes), bounded compile units, devices, and clear failures."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy
+import pytest
+
+import lazyarr as np
+from lazyarr import _backend, _flush
+
+pytestmark = pytest.mark.skipif("xla" not in _backend.available(), reason="jax not installed")
+
+
+@pytest.fixture(autouse=True)
+def backend():
+    """These tests are about the XLA backend itself: they run on it alone."""
+    pytest.importorskip("jax")
+    with np.use_backend("xla"):
+        np.reset_stats()
+        yield "xla"
+
+
+def run_script(source: str, cache_dir, **env) -> dict:
+    """Run `source` in a fresh interpreter; it prints lazyarr.stats() last."""
+    script = textwrap.dedent(source) + "\nimport lazyarr; print(repr(lazyarr.stats()))\n"
+    environment = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_CACHE_DIR": str(cache_dir),
+                   **env}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])  # noqa: S307  (our own output)
+
+
+def test_jax_configuration_is_untouched():
+    import jax
+    x = np.arange(10, dtype=np.int64) * 3
+    assert int(x.sum()) == 135 and x.dtype == numpy.int64
+    assert jax.numpy.ones(2).dtype == numpy.float32
+    assert not jax.config.jax_enable_x64
+
+
+def test_python_scalars_are_runtime_inputs():
+    x = np.asarray(numpy.ones(1000))
+    (x * 0.99).sum().item()
+    compiles = np.stats()["compiles"] + np.stats()["disk_cache_hits"]
+    (x * 0.98).sum().item()
+    (x * 7.0).sum().item()
+    stats = np.stats()
+    assert stats["compiles"] + stats["disk_cache_hits"] == compiles
+    assert stats["memory_cache_hits"] == 2
+
+
+def test_a_long_loop_runs_from_the_cache():
+    x = np.linspace(-1.0, 1.0, 1000)
+    expected = numpy.linspace(-1.0, 1.0, 1000)
+    for _ in range(1000):
+        x = 0.99 * x + 0.01 * np.tanh(x)
+        expected = 0.99 * expected + 0.01 * numpy.tanh(expected)
+    numpy.testing.assert_allclose(numpy.asarray(x), expected, rtol=1e-12)
+    stats = np.stats()
+    # Each iteration adds 3 to the pending depth: cut every MAX_PENDING_DEPTH // 3 steps.
+    assert stats["flushes"]["size"] == 3 * 1000 // _flush.MAX_PENDING_DEPTH - 1
+    assert stats["memory_cache_misses"] <= 4  # a handful of program shapes, then hits only
+    assert stats["memory_cache_hits"] >= stats["flushes_total"] - 4
+
+
+def test_a_second_process_compiles_nothing(tmp_path):
+    source = """
+        import lazyarr as np
+        x = np.linspace(0.0, 1.0, 500)
+        for _ in range(50):
+            x = np.sin(x) * 0.5 + np.cos(x).sum() / 500
+        print(float(x.sum()))
+    """
+    first = run_script(source, tmp_path)
+    assert first["compiles"] >= 1 and first["disk_cache_misses"] == first["compiles"]
+    assert first["disk_cache_hits"] == 0
+    second = run_script(source, tmp_path)
+    assert second["compiles"] == 0
+    assert second["disk_cache_hits"] == first["disk_cache_misses"]
+
+
+def test_processes_can_share_the_cache_directory(tmp_path):
+    source = """
+        import lazyarr as np
+        print(float((np.arange(1000.0) ** 2).sum()))
+    """
+    script = textwrap.dedent(source) + "\nimport lazyarr; print(repr(lazyarr.stats()))\n"
+    env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_CACHE_DIR": str(tmp_path)}
+    running = [subprocess.Popen([sys.executable, "-c", script], env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    for proc in running:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        assert out.splitlines()[0] == "332833500.0"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+    assert run_script(source, tmp_path)["compiles"] == 0
+
+
+def test_a_damaged_cache_entry_is_a_miss(tmp_path):
+    source = "import lazyarr as np; print(float(np.arange(7.0).sum()))"
+    run_script(source, tmp_path)
+    for entry in tmp_path.iterdir():
+        entry.write_bytes(b"not a program")
+    again = run_script(source, tmp_path)
+    assert again["compiles"] == 1 and again["disk_cache_hits"] == 0
+    assert run_script(source, tmp_path)["compiles"] == 0  # rewritten
+
+
+def test_the_disk_cache_can_be_switched_off(tmp_path):
+    stats = run_script("import lazyarr as np; print(np.arange(3.0).sum())", tmp_path,
+                       LAZYARR_CACHE_DIR="off")
+    assert stats["compiles"] == 1 and stats["disk_cache_misses"] == 1
+    assert not list(tmp_path.iterdir())
+
+
+def test_devices():
+    x = np.arange(4.0) + 1
+    assert x.device == "cpu"
+    assert x.to_device("cpu") is x
+    assert x.to_device("cpu:0").device == "cpu"
+    with pytest.raises(ValueError):
+        np.set_backend("xla", device="no-such-platform")
+    with pytest.raises(ValueError):
+        x.to_device("cpu:99")
+    with np.use_backend("xla", device="cpu"):
+        numpy.testing.assert_array_equal(numpy.asarray(x * 2), [2.0, 4.0, 6.0, 8.0])
+
+
+def test_backend_from_the_environment(tmp_path):
+    stats = run_script("import lazyarr as np; print(np.ones(2).sum())", tmp_path,
+                       LAZYARR_BACKEND="xla:cpu")
+    assert stats["memory_cache_misses"] == 1
+
+
+def test_results_are_read_only_host_views():
+    x = np.arange(6.0) * 2
+    first, second = numpy.asarray(x), numpy.asarray(x)
+    assert numpy.shares_memory(first, second)  # no copy per read on CPU
+    assert not first.flags.writeable
+
+
+def test_user_arrays_are_not_aliased():
+    data = numpy.arange(5.0)
+    x = np.asarray(data) * 1
+    y = np.asarray(data)
+    data[:] = -1
+    numpy.testing.assert_array_equal(numpy.asarray(x), numpy.arange(5.0))
+    numpy.testing.assert_array_equal(numpy.asarray(y + 0), numpy.arange(5.0))
+
+
+def test_a_compile_failure_names_the_operation_and_line(monkeypatch):
+    from lazyarr.backends.xla import lowering
+
+    def broken(*args, **attrs):
+        raise RuntimeError("lowering exploded")
+
+    monkeypatch.setitem(lowering.LOWERINGS, "arcsinh", broken)
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    x = np.arange(3.0) + 1
+    y = np.arcsinh(x); line = sys._getframe().f_lineno  # noqa: E702
+    with pytest.raises(np.BackendFailure) as info:
+        y.item(0)
+    message = str(info.value)
+    assert "arcsinh" in message and f"{__file__}, line {line}" in message
+    assert "lowering exploded" in message
+    with np.use_backend("numpy"):  # nothing was half-updated: the arrays still work
+        numpy.testing.assert_allclose(numpy.asarray(y), numpy.arcsinh([1.0, 2.0, 3.0]))
+
+
+def test_running_out_of_memory_is_a_clear_error():
+    x = np.ones((10 ** 6, 10 ** 6)); line = sys._getframe().f_lineno  # noqa: E702
+    with pytest.raises(np.BackendFailure) as info:
+        (x + 1).sum().item()
+    assert f"line {line}" in str(info.value)
+    assert float((np.ones(3) + 1).sum()) == 6.0
