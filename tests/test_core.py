@@ -95,8 +95,8 @@ def test_long_loops_are_cut_into_repeating_programs():
     np.testing.assert_allclose(np.asarray(x), expected, rtol=1e-12)
     stats = la.stats()
     assert stats["flushes"]["size"] >= 10  # each iteration adds 3 to the chain's depth
-    assert stats.get("compiles", 0) <= 4 and stats.get("cache_hits", 0) >= (
-        stats.get("compiles", 0) and 10)
+    if stats["memory_cache_misses"]:  # a compiling backend: a few programs, then hits
+        assert stats["memory_cache_misses"] <= 4 and stats["memory_cache_hits"] >= 10
 
 
 def test_python_scalars_are_runtime_inputs_not_constants():

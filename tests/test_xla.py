@@ -179,3 +179,28 @@ def test_running_out_of_memory_is_a_clear_error():
         (x + 1).sum().item()
     assert f"line {line}" in str(info.value)
     assert float((np.ones(3) + 1).sum()) == 6.0
+
+
+def test_loop_buffers_are_donated_to_the_next_program():
+    x = np.asarray(numpy.linspace(0.0, 1.0, 1000)) * 1
+    np.eval(x)
+    for _ in range(600):
+        x = 0.99 * x + 0.01 * np.tanh(x)
+    x.sum().item()
+    stats = np.stats()
+    assert stats["donated_buffers"] >= stats["flushes"]["size"] - 1 >= 5
+
+
+def test_buffers_that_others_can_see_are_never_donated():
+    x = np.asarray(numpy.arange(1000.0)) * 2
+    view = numpy.asarray(x)  # a NumPy view of lazyarr's buffer
+    kept = x * 1
+    np.eval(kept)
+    held = kept              # a second handle on a buffer
+    for _ in range(250):
+        x = x + 1
+        kept = kept + 1
+    numpy.testing.assert_array_equal(view, numpy.arange(1000.0) * 2)
+    numpy.testing.assert_array_equal(numpy.asarray(held), numpy.arange(1000.0) * 2)
+    numpy.testing.assert_array_equal(numpy.asarray(x), numpy.arange(1000.0) * 2 + 250)
+    numpy.testing.assert_array_equal(numpy.asarray(kept), numpy.arange(1000.0) * 2 + 250)

@@ -13,6 +13,7 @@ built-in that loads (xla, then numpy).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 from importlib.metadata import entry_points
@@ -28,9 +29,11 @@ class Backend(Protocol):
     name: str
     device: str  # where its programs run: "cpu", "gpu:0", ...
 
-    def run(self, program, inputs: Sequence[Any]) -> list:
+    def run(self, program, inputs: Sequence[Any], owned: frozenset[int] = frozenset()) -> list:
         """Evaluate `program` on `inputs` (buffers or NumPy arrays); return its outputs,
-        buffers that `np.asarray` converts to NumPy arrays."""
+        buffers that `np.asarray` converts to NumPy arrays. A backend with a true
+        `donates` attribute is told which inputs' buffers nothing else can see
+        (`owned` positions): it may reuse them for outputs."""
 
     def transfer(self, buffer, device: str) -> Any:
         """`buffer` placed on `device`; ValueError for a device it does not have."""
@@ -90,6 +93,13 @@ def current() -> Backend:
     choice = _global or _from_environment()
     if choice is not None:
         return load(choice[0], **choice[1])
+    return _default()
+
+
+@functools.cache
+def _default() -> Backend:
+    """The first built-in backend that loads (looked up once: reading the installed
+    packages' entry points costs milliseconds)."""
     installed = available()
     errors = []
     for name in DEFAULT_ORDER:

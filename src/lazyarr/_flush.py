@@ -10,6 +10,7 @@ array usable.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 import weakref
 from collections import Counter
@@ -88,32 +89,17 @@ def track(handle) -> None:
 
 
 def _sharing_roots(requested: list[Node]) -> list[Node]:
-    roots = list(requested)
-    in_program = {id(n) for n in topological_order(roots) if not n.is_computed}
-    candidates = []
+    """`requested` plus every live pending array in the same groups: what shares pending
+    work with them, directly or through others. O(live handles), no graph walk."""
+    groups = {id(n.group.root()) for n in requested}
+    roots = {id(n): n for n in requested}
     for key, ref in list(_live.items()):
         handle = ref()
         if handle is None or handle._node.is_computed:
             _live.pop(key, None)
-        else:
-            candidates.append(handle._node)
-    grew = True
-    while grew:
-        grew = False
-        remaining = []
-        for node in candidates:
-            if id(node) in in_program:
-                roots.append(node)  # an intermediate someone holds: keep its value
-                continue
-            behind = [n for n in topological_order([node]) if not n.is_computed]
-            if any(id(n) in in_program for n in behind):
-                roots.append(node)
-                in_program.update(id(n) for n in behind)
-                grew = True
-            else:
-                remaining.append(node)
-        candidates = remaining
-    return list({id(n): n for n in roots}.values())
+        elif id(handle._node.group.root()) in groups:
+            roots.setdefault(id(handle._node), handle._node)
+    return list(roots.values())
 
 
 # ---------------------------------------------------------------------------------
@@ -190,8 +176,9 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
     order = topological_order(roots)
     program, inputs = linearize(order, roots)
     backend = _backend.current()
+    owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
     start = time.perf_counter()
-    results = backend.run(program, inputs)
+    results = backend.run(program, inputs, owned) if owned else backend.run(program, inputs)
     STATS.flush_seconds += time.perf_counter() - start
     STATS.flushes[cause] += 1
     STATS.nodes_evaluated += len(program.instructions)
@@ -199,6 +186,29 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
         counter.causes[cause] += 1
     for node, value in zip(roots, results):
         node.set_value(value)
+
+
+def _sole_owner_inputs(order: list[Node], inputs: list) -> frozenset[int]:
+    """Positions of the inputs whose buffer nothing outside this program can see: the
+    leaf node is held only by this program's pending nodes (no handle, no other pending
+    graph) and its buffer only by the leaf (no NumPy view, no user reference). A backend
+    may reuse ("donate") such a buffer for an output: `x = x * a + b` in a loop then
+    needs no second buffer."""
+    uses: dict[int, int] = {}
+    for node in order:
+        for child in node.inputs:
+            uses[id(child)] = uses.get(id(child), 0) + 1
+    owned, position = [], 0
+    for node in order:
+        if node.is_computed:
+            # Holders we know of: the consumers' input tuples, `order`, this loop's
+            # variable and getrefcount's argument; for the buffer: the node, `inputs`
+            # and the argument.
+            if (sys.getrefcount(node) == uses.get(id(node), 0) + 3
+                    and sys.getrefcount(inputs[position]) == 3):
+                owned.append(position)
+            position += 1
+    return frozenset(owned)
 
 
 def bound(node: Node) -> None:

@@ -22,7 +22,7 @@ INPUT = OPS["input"]
 
 class Node:
     __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "site",
-                 "__weakref__")
+                 "group", "__weakref__")
 
     def __init__(self, op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
                  value=None, site=None):
@@ -35,6 +35,9 @@ class Node:
         # The longest chain of pending nodes ending here: the scheduler's size bound.
         self.depth = 1 + max((i.depth for i in inputs), default=-1)
         self.site = site  # (file, line) of the user's code that built it, see _errors
+        # Pending nodes linked through pending inputs form one group: they share work,
+        # so the scheduler evaluates the live arrays of a group together.
+        self.group = None if op is INPUT else _joined_group(inputs)
 
     @property
     def is_computed(self) -> bool:
@@ -47,9 +50,38 @@ class Node:
         self.attrs = ()
         self.value = value
         self.depth = 0
+        self.group = None
 
     def __repr__(self) -> str:
         return f"<Node {self.op.name} {self.shape} {self.dtype}>"
+
+
+class Group:
+    """A union-find set of pending nodes: `root()` names the set."""
+    __slots__ = ("parent",)
+
+    def __init__(self):
+        self.parent = self
+
+    def root(self) -> "Group":
+        group = self
+        while group.parent is not group:
+            group.parent = group.parent.parent  # path halving
+            group = group.parent
+        return group
+
+
+def _joined_group(inputs) -> Group:
+    """The group of a new node: its pending inputs' groups, merged."""
+    joined = None
+    for node in inputs:
+        if node.group is not None:
+            root = node.group.root()
+            if joined is None:
+                joined = root
+            elif root is not joined:
+                root.parent = joined
+    return joined if joined is not None else Group()
 
 
 def leaf(value, shape: tuple, dtype: np.dtype) -> Node:

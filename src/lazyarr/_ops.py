@@ -151,6 +151,19 @@ def _imag(x):
     return np.imag(x)
 
 
+def _complex_dtype(dtypes, **_):
+    return _dtypes.complex64 if dtypes[0] == _dtypes.float32 else _dtypes.complex128
+
+
+@primitive("complex", _ufunc_shape, _complex_dtype, "elementwise")
+def _complex(re, im):
+    """re + im*j, exactly: NumPy's arithmetic would turn 0 * inf into a NaN. Both parts
+    arrive as float32 or both as float64."""
+    out = np.empty(np.broadcast_shapes(re.shape, im.shape), _complex_dtype([re.dtype]))
+    out.real, out.imag = re, im
+    return out
+
+
 @primitive("select", _ufunc_shape, lambda d, **_: d[1], "elementwise")
 def _select(cond, x, y):
     return np.where(cond, x, y)
@@ -294,3 +307,6 @@ def _einsum(*xs, subscripts):
 
 def size_of(shape: Shape) -> int:
     return math.prod(shape)
+
+
+from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg and numpy.fft)

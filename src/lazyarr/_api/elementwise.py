@@ -250,6 +250,9 @@ def around(a, decimals: int = 0, out=None):
     decimals = int(decimals)
     if _dtypes.is_integer(x.dtype) and decimals >= 0:
         return x
+    if _dtypes.is_complex(x.dtype):  # NumPy rounds the two parts as separate arrays
+        parts = around(real(x), decimals), around(imag(x), decimals)
+        return wrap(apply("complex", parts[0]._node, parts[1]._node), x._scalar)
     if decimals == 0:
         return rint(x)  # bool gives float16, as NumPy's rint does
     if _dtypes.is_bool(x.dtype):

@@ -20,7 +20,7 @@ import jax
 from ... import _flush
 from ..._errors import BackendFailure
 from . import disk_cache
-from .lowering import convert, lower
+from .lowering import convert, lower, prepare
 
 
 def _device(spec: str | None):
@@ -43,21 +43,83 @@ def device_name(device) -> str:
     return "cpu" if device.platform == "cpu" and device.id == 0 else f"{device.platform}:{device.id}"
 
 
+class Packing:
+    """How a program's inputs are passed: arrays one by one, and host scalars (the
+    Python and NumPy scalars of an expression, 0-d runtime inputs) packed into one
+    vector per dtype, since each argument of an XLA call costs a transfer."""
+
+    def __init__(self, inputs: Sequence):
+        self.arrays: list[int] = []
+        groups: dict[np.dtype, list[int]] = {}
+        for i, x in enumerate(inputs):
+            if type(x) is np.ndarray and x.ndim == 0:
+                groups.setdefault(x.dtype, []).append(i)
+            else:
+                self.arrays.append(i)
+        self.scalars: list[tuple[np.dtype, list[int]]] = list(groups.items())
+
+    @staticmethod
+    def signature(inputs: Sequence) -> tuple:
+        """Which inputs are host scalars: part of the compiled program's identity."""
+        return tuple(i for i, x in enumerate(inputs) if type(x) is np.ndarray and x.ndim == 0)
+
+    def pack(self, inputs: Sequence, placed) -> list:
+        return ([placed(inputs[i]) for i in self.arrays] +
+                [np.array([inputs[i] for i in group], dtype) for dtype, group in self.scalars])
+
+    def unpack(self, args: Sequence, n_inputs: int) -> list:
+        slots = [None] * n_inputs
+        for i, value in zip(self.arrays, args):
+            slots[i] = value
+        for (_, group), vector in zip(self.scalars, args[len(self.arrays):]):
+            for k, i in enumerate(group):
+                slots[i] = vector[k]
+        return slots
+
+    def specs(self, input_specs, placement) -> list:
+        return ([jax.ShapeDtypeStruct(*input_specs[i], sharding=placement) for i in self.arrays] +
+                [jax.ShapeDtypeStruct((len(group),), dtype, sharding=placement)
+                 for dtype, group in self.scalars])
+
+
+def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ...]:
+    """The owned device buffers worth donating: each to an output of its shape and
+    dtype (XLA reuses a donated buffer only for such an output)."""
+    if not owned:
+        return ()
+    wanted: dict[tuple, int] = {}
+    for slot in program.outputs:
+        ins = program.instructions[slot - len(program.input_specs)]
+        wanted[(ins.shape, ins.dtype)] = wanted.get((ins.shape, ins.dtype), 0) + 1
+    donated = []
+    for i in sorted(owned):
+        spec = program.input_specs[i]
+        if isinstance(inputs[i], jax.Array) and wanted.get(spec, 0) > 0:
+            wanted[spec] -= 1
+            donated.append(i)
+    return tuple(donated)
+
+
 class XlaBackend:
     name = "xla"
+    donates = True
 
     def __init__(self, device: str | None = None):
         self.jax_device = _device(device)
         self.device = device_name(self.jax_device)
         self._placement = jax.sharding.SingleDeviceSharding(self.jax_device)
         self._compiled: dict[tuple, tuple] = {}
+        # XLA's CPU runtime runs with the FTZ/DAZ flags set and offers no switch: it
+        # reads subnormal inputs as zero and writes zero for subnormal results.
+        self.flushes_subnormals = self.jax_device.platform == "cpu"
 
-    def run(self, program, inputs: Sequence) -> list:
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> list:
         with jax.enable_x64(True):
-            executable, checks = self._executable(program)
-            args = [self._placed(x) for x in inputs]
+            donated = _reusable(program, inputs, owned)
+            _flush.STATS.backend_events["donated_buffers"] += len(donated)
+            executable, packing, checks = self._executable(program, inputs, donated)
             try:
-                results = executable(*args)
+                results = executable(*packing.pack(inputs, self._placed))
             except Exception as exc:  # e.g. out of memory while running
                 raise BackendFailure.from_program("XLA could not run", program, exc) from exc
             n_out = len(program.outputs)
@@ -80,37 +142,41 @@ class XlaBackend:
             return x if x.device == self.jax_device else jax.device_put(x, self._placement)
         return np.asarray(x)
 
-    def _executable(self, program):
-        """The compiled program and its checks: from memory, from disk, or compiled now."""
+    def _executable(self, program, inputs, donated: tuple[int, ...]):
+        """The compiled program, its input packing and its checks: from memory, from
+        disk, or compiled now."""
         events = _flush.STATS.backend_events
-        entry = self._compiled.get(program.key)
+        key = (program.key, Packing.signature(inputs), donated)
+        entry = self._compiled.get(key)
         if entry is not None:
             events["memory_cache_hits"] += 1
             return entry
         events["memory_cache_misses"] += 1
-        name = disk_cache.entry_name(program.key, self.jax_device)
+        name = disk_cache.entry_name(key, self.jax_device)
         entry = disk_cache.load(name, self.jax_device) if name else None
         if entry is not None:
             events["disk_cache_hits"] += 1
+            prepare(program)
         else:
             events["disk_cache_misses"] += 1
-            entry = self._compile(program)
+            entry = self._compile(program, Packing(inputs), donated)
             if name:
-                disk_cache.store(name, *entry)
-        self._compiled[program.key] = entry
+                disk_cache.store(name, entry)
+        self._compiled[key] = entry
         return entry
 
-    def _compile(self, program):
+    def _compile(self, program, packing: Packing, donated: tuple[int, ...]):
         checks_info: list = []
         failed_at: list = []
+        n_inputs = len(program.input_specs)
 
-        def fn(*inputs):
-            slots = list(inputs)
+        def fn(*args):
+            slots = packing.unpack(args, n_inputs)
             checks: list = []
             for ins in program.instructions:
-                args = [slots[i] for i in ins.inputs]
                 failed_at[:] = [ins]
-                value = lower(ins.op.name, args, dict(ins.attrs), checks)
+                value = lower(ins.op.name, [slots[i] for i in ins.inputs], dict(ins.attrs),
+                              checks)
                 if value.dtype != ins.dtype:
                     value = convert(value, ins.dtype)
                 slots.append(value)
@@ -118,16 +184,15 @@ class XlaBackend:
             checks_info[:] = [(exc, msg) for _, exc, msg in checks]
             return tuple(slots[i] for i in program.outputs) + tuple(f for f, _, _ in checks)
 
-        # The program runs where its inputs are placed: on this backend's device.
-        specs = [jax.ShapeDtypeStruct(shape, dtype, sharding=self._placement)
-                 for shape, dtype in program.input_specs]
         start = time.perf_counter()
         try:
-            executable = jax.jit(fn).lower(*specs).compile()
+            specs = packing.specs(program.input_specs, self._placement)
+            donate = tuple(packing.arrays.index(i) for i in donated)
+            executable = jax.jit(fn, donate_argnums=donate).lower(*specs).compile()
         except Exception as exc:
             raise BackendFailure.from_program("XLA could not compile", program, exc,
                                               failed_at[0] if failed_at else None) from exc
         events = _flush.STATS.backend_events
         events["compiles"] += 1
         events["compile_seconds"] += time.perf_counter() - start
-        return executable, checks_info
+        return executable, packing, checks_info

@@ -52,7 +52,7 @@ def entry_name(program_key: tuple, device) -> str | None:
 
 
 def load(name: str, device):
-    """The (executable, payload) stored under `name`, or None."""
+    """The entry stored under `name`: (executable, *payload), or None."""
     root = directory()
     if root is None:
         return None
@@ -66,13 +66,13 @@ def load(name: str, device):
             serialized, in_tree, out_tree, execution_devices=[device])
     except Exception:  # a stale or damaged entry: compile again and overwrite it
         return None
-    return executable, payload
+    return (executable, *payload)
 
 
 _warned = False
 
 
-def store(name: str, executable, payload) -> None:
+def store(name: str, entry: tuple) -> None:
     """Write an entry atomically. A failure to write (a read-only home, a full disk, an
     executable jax cannot serialize) only costs the next process a compile; it is
     reported once per process."""
@@ -82,8 +82,9 @@ def store(name: str, executable, payload) -> None:
         return
     tmp = None
     try:
+        executable, *payload = entry
         serialized, in_tree, out_tree = serialize_executable.serialize(executable)
-        blob = pickle.dumps((serialized, in_tree, out_tree, payload))
+        blob = pickle.dumps((serialized, in_tree, out_tree, tuple(payload)))
         root.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..._ops import UFUNCS
+from . import lowering_linalg
 
 
 # ---------------------------------------------------------------------------------
@@ -843,6 +844,7 @@ _REDUCERS = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod,
 LOWERINGS = {
     "real": jnp.real,
     "imag": jnp.imag,
+    "complex": lambda re, im: lax.complex(*jnp.broadcast_arrays(re, im)),
     "select": jnp.where,
     "convert": convert,
     "broadcast_to": lambda x, shape: jnp.broadcast_to(x, shape),
@@ -864,6 +866,16 @@ LOWERINGS.update({name: _ufunc(name) for name in UFUNCS})
 # Lowerings that can raise at run time take the program's list of checks.
 CHECKED = {"normalize_index": _normalize_index, "power": _power}
 
+# The chapters with their own lowering modules.
+LOWERINGS.update(lowering_linalg.LOWERINGS)
+CHECKED.update(lowering_linalg.CHECKED)
+
+
+def prepare(program) -> None:
+    """Load what a program loaded from the disk cache needs at run time (kernels that
+    jax registers only while lowering a program that uses them)."""
+    lowering_linalg.load_kernels({ins.op.name for ins in program.instructions})
+
 
 def lower(op_name: str, args, attrs: dict, checks: list):
     """The jax value of one instruction."""
@@ -876,4 +888,4 @@ def lowerable() -> set[str]:
     return set(LOWERINGS) | set(CHECKED)
 
 
-__all__ = ["lower", "lowerable", "convert", "jax"]
+__all__ = ["lower", "lowerable", "convert", "prepare", "jax"]

@@ -1,0 +1,204 @@
+"""Primitives of `numpy.linalg` and `numpy.fft`: decompositions, solvers and transforms.
+
+Every linalg primitive works on stacks of matrices (the last two axes) in float64 or
+complex128: NumPy computes in double precision whatever the input and casts the result
+to its result type afterwards, and the public functions do the same around these.
+
+A decomposition with several results (U, S and Vh of an SVD) is one primitive whose
+value packs them, each flattened, one after the other along a last axis, in the
+input's dtype (a real part of a complex decomposition is stored as complex, exactly).
+So the decomposition runs once however many of its results are used; `LAYOUTS` gives
+the core shapes of the packed parts, which the public functions slice back out.
+
+Value-dependent errors (a singular matrix, one that is not positive definite) are
+raised by the references, as NumPy raises them, when the program runs; other backends
+compute a flag instead and raise the same LinAlgError when the program returns.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _dtypes
+from ._ops import primitive
+
+LinAlgError = np.linalg.LinAlgError
+
+
+def _matrices(shape):
+    return shape[:-2], shape[-2], shape[-1]
+
+
+def _qr_layout(m, n, mode):
+    k = min(m, n)
+    if mode == "raw":
+        return [(n, m), (k,)]
+    mc = m if mode == "complete" and m > n else k
+    return [(mc, n)] if mode == "r" else [(m, mc), (mc, n)]
+
+
+def _svd_layout(m, n, full_matrices):
+    k = min(m, n)
+    return [(m, m if full_matrices else k), (k,), (n if full_matrices else k, n)]
+
+
+# Primitive name -> (m, n, **attrs) -> the core shapes of the packed results, in order.
+LAYOUTS = {
+    "linalg_qr": lambda m, n, mode: _qr_layout(m, n, mode),
+    "linalg_svd": lambda m, n, full_matrices: _svd_layout(m, n, full_matrices),
+    "linalg_eigh": lambda m, n, lower: [(n,), (n, n)],
+    "linalg_eig": lambda m, n: [(n,), (n, n)],
+    "linalg_slogdet": lambda m, n: [(), ()],
+}
+
+
+def _packed_shape(name):
+    def rule(shapes, **attrs):
+        batch, m, n = _matrices(shapes[0])
+        return batch + (sum(math.prod(core) for core in LAYOUTS[name](m, n, **attrs)),)
+    return rule
+
+
+def pack(parts, batch, dtype, xp=np):
+    """`parts` (arrays of shape batch + core) flattened and joined along a last axis."""
+    arrays = [xp.asarray(p).astype(dtype) for p in parts]
+    return xp.concatenate([xp.reshape(p, batch + (math.prod(p.shape[len(batch):]),))
+                           for p in arrays], axis=-1)
+
+
+def _same(shapes, **_):
+    return shapes[0]
+
+
+def _same_dtype(dtypes, **_):
+    return dtypes[0]
+
+
+def _real(dtypes, **_):
+    return _dtypes.real_dtype(dtypes[0])
+
+
+def _complex(dtypes, **_):
+    return np.result_type(dtypes[0], np.complex64)
+
+
+# ---------------------------------------------------------------------------------
+# Solvers.
+
+@primitive("linalg_inv", _same, _same_dtype)
+def _inv(a, checked):
+    """The inverses; LinAlgError for a singular matrix when `checked`, else that
+    matrix's inverse is all NaN (NumPy's gufunc with errors ignored, as cond uses it)."""
+    if checked:
+        return np.linalg.inv(a)
+    out = np.empty_like(a)
+    for index in np.ndindex(a.shape[:-2]):
+        try:
+            out[index] = np.linalg.inv(a[index])
+        except LinAlgError:
+            out[index] = np.nan
+    return out
+
+
+@primitive("linalg_solve", lambda s: s[1], _same_dtype)
+def _solve(a, b):
+    """x with a @ x == b for stacks a (..., M, M) and b (..., M, K) of one batch shape."""
+    return np.linalg.solve(a, b)
+
+
+@primitive("linalg_cholesky", _same, _same_dtype)
+def _cholesky(a, upper):
+    return np.linalg.cholesky(a, upper=upper)
+
+
+@primitive("linalg_det", lambda s: s[0][:-2], _same_dtype)
+def _det(a):
+    return np.linalg.det(a)
+
+
+@primitive("linalg_slogdet", _packed_shape("linalg_slogdet"), _same_dtype)
+def _slogdet(a):
+    return pack(np.linalg.slogdet(a), a.shape[:-2], a.dtype)
+
+
+# ---------------------------------------------------------------------------------
+# Decompositions.
+
+@primitive("linalg_qr", _packed_shape("linalg_qr"), _same_dtype)
+def _qr(a, mode):
+    """mode "reduced"/"complete": Q and R; "r": R; "raw": LAPACK's reflectors (h, the
+    transposed geqrf matrix) and their scalars tau."""
+    result = np.linalg.qr(a, mode=mode)
+    return pack(result if isinstance(result, tuple) else (result,), a.shape[:-2], a.dtype)
+
+
+@primitive("linalg_eigh", _packed_shape("linalg_eigh"), _same_dtype)
+def _eigh(a, lower):
+    return pack(np.linalg.eigh(a, UPLO="L" if lower else "U"), a.shape[:-2], a.dtype)
+
+
+@primitive("linalg_eigvalsh", lambda s, lower: s[0][:-1], _real)
+def _eigvalsh(a, lower):
+    return np.linalg.eigvalsh(a, UPLO="L" if lower else "U")
+
+
+@primitive("linalg_eig", _packed_shape("linalg_eig"), _complex)
+def _eig(a):
+    """Eigenvalues and right eigenvectors, always complex (NumPy returns real arrays
+    when every eigenvalue is real; the public function decides that)."""
+    return pack(np.linalg.eig(a), a.shape[:-2], _complex([a.dtype]))
+
+
+@primitive("linalg_eigvals", lambda s: s[0][:-1], _complex)
+def _eigvals(a):
+    return np.linalg.eigvals(a).astype(_complex([a.dtype]))
+
+
+@primitive("linalg_svd", _packed_shape("linalg_svd"), _same_dtype)
+def _svd(a, full_matrices):
+    return pack(np.linalg.svd(a, full_matrices=full_matrices), a.shape[:-2], a.dtype)
+
+
+@primitive("linalg_svdvals", lambda s: s[0][:-2] + (min(s[0][-2:]),), _real)
+def _svdvals(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+# ---------------------------------------------------------------------------------
+# Discrete Fourier transforms, one axis at a time. `kind` is "fft" or "ifft" (complex
+# to complex), "rfft" (real to complex) or "irfft" (complex to real); `n` is the
+# transform's length (the input is cropped or padded with zeros to n, or to n//2 + 1
+# for irfft), and the unnormalized transform is multiplied by `fct`, as NumPy's
+# pocketfft does. Inputs are complex64/complex128 (float32/float64 for rfft).
+
+_FFT_REFERENCES = {"fft": (np.fft.fft, "backward"), "ifft": (np.fft.ifft, "forward"),
+                   "rfft": (np.fft.rfft, "backward"), "irfft": (np.fft.irfft, "forward")}
+
+
+def fft_length(kind: str, n: int) -> int:
+    """The length of the transformed axis of the result."""
+    return n // 2 + 1 if kind == "rfft" else n
+
+
+def _fft_shape(shapes, kind, axis, n, fct):
+    shape = shapes[0]
+    return shape[:axis] + (fft_length(kind, n),) + shape[axis + 1:]
+
+
+def _fft_dtype(dtypes, kind, axis, n, fct):
+    if kind == "irfft":
+        return _dtypes.real_dtype(dtypes[0])
+    return _complex(dtypes)
+
+
+@primitive("fft", _fft_shape, _fft_dtype)
+def _fft(x, kind, axis, n, fct):
+    if x.shape[axis] == 0:  # NumPy's pocketfft reads memory past an empty axis
+        x = np.zeros(x.shape[:axis] + (1,) + x.shape[axis + 1:], x.dtype)
+    function, unscaled = _FFT_REFERENCES[kind]
+    result = function(x, n=n, axis=axis, norm=unscaled)
+    if fct != 1:
+        result = result * _dtypes.real_dtype(result.dtype).type(fct)
+    return result
