@@ -25,10 +25,10 @@ from ._ops import Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size")
 
-# A pending chain longer than this is evaluated where it stands (cause "size"). A loop
-# then compiles the same few programs again and again instead of one giant unrolled one,
-# and from the second cut on it runs them from the cache. None disables the bound.
-MAX_PENDING_DEPTH: int | None = 200
+# A pending chain longer than this is evaluated (cause "size", see `bound`). A loop then
+# compiles a few programs of bounded size instead of one giant unrolled one, and from
+# the second cut on runs them from the cache. None disables the bound.
+MAX_PENDING_DEPTH: int | None = 60
 
 
 @dataclass(frozen=True)
@@ -211,9 +211,31 @@ def _sole_owner_inputs(order: list[Node], inputs: list) -> frozenset[int]:
     return frozenset(owned)
 
 
+_last_cut: tuple | None = None  # the local signature of the node the last cut was made at
+
+
+def _local_signature(node: Node, levels: int = 3) -> tuple:
+    """A node's place in a loop body: its op, attributes, shape and dtype and those of
+    the nodes `levels` steps behind it. The same in every iteration of a loop, unlike
+    the whole graph behind it; a few levels tell apart the body's similar nodes."""
+    head = (node.op.name, node.attrs, node.shape, node.dtype)
+    if levels == 0 or node.is_computed:
+        return head
+    return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)
+
+
 def bound(node: Node) -> None:
-    """Evaluate `node` now if the pending chain behind it has grown past the bound."""
-    if MAX_PENDING_DEPTH is not None and node.depth > MAX_PENDING_DEPTH:
+    """Evaluate `node` now if the pending chain behind it has grown past the bound.
+
+    Cuts are made at the same place of a loop body each time: past the bound, the cut
+    waits for a node like the one the last cut was made at (at most another bound's
+    depth), so every cut after the first runs the same program from the cache."""
+    global _last_cut
+    if MAX_PENDING_DEPTH is None or node.depth <= MAX_PENDING_DEPTH:
+        return
+    signature = _local_signature(node)
+    if _last_cut is None or signature == _last_cut or node.depth > 2 * MAX_PENDING_DEPTH:
+        _last_cut = signature
         evaluate([node], "size")
 
 
