@@ -309,4 +309,5 @@ def size_of(shape: Shape) -> int:
     return math.prod(shape)
 
 
+from . import _ops_sort  # noqa: E402,F401  (sort, argsort, searchsorted, bincount)
 from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg and numpy.fft)

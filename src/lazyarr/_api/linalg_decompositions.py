@@ -336,7 +336,7 @@ def lstsq(a, b, rcond=None):
     if is_1d:
         b = b[:, None]
     _exactly_2d("lstsq", a, b)
-    (m, n), (m2, n_rhs) = a.shape, b.shape
+    (m, n), m2 = a.shape, b.shape[0]
     if m != m2:
         raise LinAlgError(f"lstsq: Incompatible dimensions ({m} rows in a, {m2} in b)")
     compute, result = _common_type("lstsq", a, b)

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from ..._ops import UFUNCS
-from . import lowering_linalg
+from . import lowering_linalg, lowering_sort
 
 
 # ---------------------------------------------------------------------------------
@@ -868,6 +868,7 @@ CHECKED = {"normalize_index": _normalize_index, "power": _power}
 
 # The chapters with their own lowering modules.
 LOWERINGS.update(lowering_linalg.LOWERINGS)
+LOWERINGS.update(lowering_sort.LOWERINGS)
 CHECKED.update(lowering_linalg.CHECKED)
 
 
