@@ -18,6 +18,7 @@ from ._api import sorting, statistics  # noqa: F401
 from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
 from ._backend import set_backend, use_backend
+from ._namespace_info import __array_api_version__, __array_namespace_info__  # noqa: F401
 from ._errors import BackendFailure
 from ._flush import count_flushes, reset_stats, stats
 

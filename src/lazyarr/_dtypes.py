@@ -124,9 +124,7 @@ def result_type(*operands) -> np.dtype:
         if type(op) in _WEAK_RANK:
             weak_types.append(type(op))
             continue
-        dt = op if isinstance(op, np.dtype) else getattr(op, "dtype", None)
-        if dt is None:
-            dt = as_dtype(op)
+        dt = dtype_of(op)
         strong = dt if strong is None else np.promote_types(strong, dt)
     if strong is None:
         return _WEAK_DEFAULT[max(weak_types, key=_WEAK_RANK.__getitem__)]
@@ -140,8 +138,7 @@ def can_cast(from_, to, casting: str = "safe") -> bool:
     if type(from_) in _WEAK_RANK:
         raise TypeError("can_cast() does not support Python int, float or complex; "
                         "use a dtype or an array instead")
-    frm = getattr(from_, "dtype", None) or as_dtype(from_)
-    return bool(np.can_cast(frm, as_dtype(to), casting=casting))
+    return bool(np.can_cast(dtype_of(from_), as_dtype(to), casting=casting))
 
 
 def check_weak_int_fits(value: int, dtype: np.dtype, func: str) -> None:
@@ -152,10 +149,23 @@ def check_weak_int_fits(value: int, dtype: np.dtype, func: str) -> None:
             raise OverflowError(f"{func}: Python integer {value} out of bounds for {dtype}")
 
 
+def dtype_of(value) -> np.dtype:
+    """The dtype of an array (lazyarr's or NumPy's) or scalar, or `value` read as a dtype
+    (a dtype, a scalar type such as np.float32, a name). A scalar type's `dtype`
+    attribute is a descriptor, not a dtype, so types are read as dtypes first."""
+    if isinstance(value, np.dtype):
+        return value
+    if not isinstance(value, type):
+        dt = getattr(value, "dtype", None)
+        if isinstance(dt, np.dtype):
+            return dt
+    return as_dtype(value)
+
+
 def finfo(dtype):
-    dt = as_dtype(getattr(dtype, "dtype", dtype))
+    dt = dtype_of(dtype)
     return ml_dtypes.finfo(dt) if dt in ML_FLOATS else np.finfo(dt)
 
 
 def iinfo(dtype):
-    return np.iinfo(as_dtype(getattr(dtype, "dtype", dtype)))
+    return np.iinfo(dtype_of(dtype))
