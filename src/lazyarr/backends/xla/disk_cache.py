@@ -3,7 +3,8 @@
 A second process running the same script finds each program here and loads it instead
 of tracing, lowering and compiling it again. The key is a hash of the program's
 structural key (never data) together with everything that changes the executable:
-lazyarr's version, jax's and jaxlib's versions, and the device it was compiled for.
+lazyarr's source code (a hash of its files), jax's and jaxlib's versions, and the
+device it was compiled for.
 
 The directory is `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
 `~/.cache/lazyarr`; `LAZYARR_CACHE_DIR=off` disables it. Entries are written to a
@@ -15,6 +16,7 @@ only the user can write.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -39,14 +41,24 @@ def directory() -> Path | None:
     return Path(home) / "lazyarr"
 
 
+@functools.cache
+def _code_digest() -> str:
+    """A hash of lazyarr's own source: a changed lowering must not run a stale program."""
+    digest = hashlib.sha256()
+    root = Path(lazyarr.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
 def entry_name(program_key: tuple, device) -> str | None:
     """The file name of a program's entry; None when its key is not stable across
     processes (an attribute whose repr shows an object's address)."""
     text = repr(program_key)
     if " at 0x" in text:
         return None
-    context = (lazyarr.__version__, jax.__version__, jax.lib.__version__,
-               device.platform, device.device_kind)
+    context = (_code_digest(), jax.__version__, jax.lib.__version__, device.platform,
+               device.device_kind)
     digest = hashlib.sha256(repr(context).encode() + text.encode()).hexdigest()
     return f"{digest}.xla"
 
