@@ -224,6 +224,18 @@ def _arcsin(x):
     return jnp.where(jnp.abs(x) < 1e-8, x, jnp.arcsin(x))
 
 
+def _floor_divide(x, y):
+    """NumPy's npy_divmod: a zero quotient has the sign of x / y (jnp's: of x - mod)."""
+    q = jnp.floor_divide(x, y)
+    return jnp.where(q == 0, jnp.copysign(jnp.zeros_like(q), x / y), q)
+
+
+def _remainder(x, y):
+    """NumPy's npy_divmod: a zero remainder has the sign of y (jnp's: of fmod)."""
+    r = jnp.remainder(x, y)
+    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
+
+
 def _modf(x, out=0):
     """NumPy: modf(±inf) is (±0, ±inf)."""
     frac, whole = jnp.modf(x)
@@ -303,6 +315,128 @@ def _complex_binary(fn):
     return lambda a, b: _pack(*fn(*_parts(a), *_parts(b)))
 
 
+def _c99(finite, rules):
+    """A C99 complex function as glibc computes it (NumPy calls glibc): `finite(x, y)`
+    (real and imaginary part) where both parts of z = x + iy are finite; elsewhere the
+    first of `rules(x, y)`, (condition, real, imaginary) triples, whose condition
+    holds (C99 Annex G.6 with glibc's choices where it leaves signs open), and
+    NaN + NaN j when none does."""
+    def lowered(z):
+        x, y = _parts(z)
+        ok = jnp.isfinite(x) & jnp.isfinite(y)
+        re, im = finite(*(jnp.where(ok, v, 0) for v in (x, y)))
+        special = jnp.full_like(x, jnp.nan), jnp.full_like(x, jnp.nan)
+        for cond, *value in reversed(rules(x, y)):
+            special = tuple(jnp.where(cond, v, w) for v, w in zip(value, special))
+        return _pack(*(jnp.where(ok, v, w).astype(x.dtype) for v, w in zip((re, im), special)))
+    return lowered
+
+
+def _of_z(fn):
+    """fn of a complex z as a function of its parts (for `_c99`)."""
+    return lambda x, y: _parts(fn(_pack(x, y)))
+
+
+_INF, _NAN, _PI = math.inf, math.nan, math.pi
+
+
+def _inf_cis(y):
+    """cos y + i sin y scaled to infinity (x infinite and y finite in cexp, csinh and
+    ccosh), + i y at y = 0."""
+    return (jnp.copysign(_INF, jnp.cos(y)),
+            jnp.where(y == 0, y, jnp.copysign(_INF, jnp.sin(y))))
+
+
+def _cexp_rules(x, y):
+    re, im = _inf_cis(y)
+    return [((x == _INF) & jnp.isfinite(y), re, im),
+            (x == _INF, _INF, _NAN),
+            ((x == -_INF) & jnp.isfinite(y), jnp.copysign(0.0, jnp.cos(y)),
+             jnp.copysign(0.0, jnp.sin(y))),
+            (x == -_INF, 0.0, jnp.copysign(0.0, y)),
+            (jnp.isnan(x) & (y == 0), _NAN, y)]
+
+
+def _csinh_rules(x, y):
+    re, im = _inf_cis(y)
+    return [(x == 0, x, _NAN),
+            (jnp.isinf(x) & jnp.isfinite(y), jnp.copysign(1.0, x) * re, im),
+            (jnp.isinf(x), _INF, _NAN),
+            (jnp.isnan(x) & (y == 0), _NAN, y)]
+
+
+def _ccosh_rules(x, y):
+    re, im = _inf_cis(y)
+    return [(x == 0, _NAN, 0.0),
+            (jnp.isinf(x) & jnp.isfinite(y), re, jnp.copysign(1.0, x) * im),
+            (jnp.isinf(x), _INF, _NAN),
+            (jnp.isnan(x) & (y == 0), _NAN, y)]
+
+
+def _csin_rules(x, y):
+    """glibc's csin: -i csinh(iz), except + i inf at an infinite y with x infinite or
+    NaN."""
+    re, im = _inf_cis(x)
+    return [(jnp.isinf(y) & jnp.isfinite(x), im, jnp.copysign(1.0, y) * re),
+            (jnp.isinf(y), _NAN, _INF),
+            (y == 0, _NAN, y),
+            (x == 0, x, _NAN)]
+
+
+def _ctanh_rules(x, y):
+    big = jnp.isfinite(y) & (jnp.abs(y) > 1)  # glibc's test; sin y cos y has y's sign below
+    return [(jnp.isinf(x), jnp.copysign(1.0, x),
+             jnp.copysign(0.0, jnp.where(big, jnp.sin(y) * jnp.cos(y), y))),
+            (y == 0, x, y),
+            (x == 0, x, _NAN)]
+
+
+def _csqrt_rules(x, y):
+    return [(jnp.isinf(y), _INF, y),
+            ((x == -_INF) & jnp.isnan(y), _NAN, jnp.copysign(_INF, y)),
+            (x == -_INF, 0.0, jnp.copysign(_INF, y)),
+            ((x == _INF) & jnp.isnan(y), _INF, _NAN),
+            (x == _INF, _INF, jnp.copysign(0.0, y))]
+
+
+def _casinh_rules(x, y):
+    return [(jnp.isinf(y) & jnp.isnan(x), jnp.copysign(_INF, x), _NAN),
+            (jnp.isinf(y) & jnp.isinf(x), x, jnp.copysign(_PI / 4, y)),
+            (jnp.isinf(y), jnp.copysign(_INF, x), jnp.copysign(_PI / 2, y)),
+            (jnp.isinf(x) & jnp.isfinite(y), x, jnp.copysign(0.0, y)),
+            (jnp.isnan(x) & (y == 0), x, y),
+            (jnp.isinf(x), x, _NAN)]
+
+
+def _cacosh_rules(x, y):
+    return [(jnp.isinf(y) & jnp.isnan(x), _INF, _NAN),
+            (jnp.isinf(y) & (x == -_INF), _INF, jnp.copysign(3 * _PI / 4, y)),
+            (jnp.isinf(y) & (x == _INF), _INF, jnp.copysign(_PI / 4, y)),
+            (jnp.isinf(y), _INF, jnp.copysign(_PI / 2, y)),
+            ((x == -_INF) & jnp.isfinite(y), _INF, jnp.copysign(_PI, y)),
+            ((x == _INF) & jnp.isfinite(y), _INF, jnp.copysign(0.0, y)),
+            (jnp.isinf(x), _INF, _NAN),
+            (x == 0, _NAN, _PI / 2)]
+
+
+def _cacos_rules(x, y):
+    """glibc: π/2 - casin z, whose NaN cases come first."""
+    return [(jnp.isnan(y) & (x == 0), _PI / 2, _NAN),
+            (jnp.isnan(y) & jnp.isinf(x), _NAN, -jnp.copysign(_INF, y)),
+            (jnp.isnan(x) & jnp.isinf(y), _NAN, -y),
+            (jnp.isinf(y) & (x == -_INF), 3 * _PI / 4, -y),
+            (jnp.isinf(y) & (x == _INF), _PI / 4, -y),
+            (jnp.isinf(y), _PI / 2, -y),
+            (x == -_INF, _PI, -jnp.copysign(_INF, y)),
+            (x == _INF, 0.0, -jnp.copysign(_INF, y))]
+
+
+def _catanh_rules(x, y):
+    return [(jnp.isinf(y), jnp.copysign(0.0, x), jnp.copysign(_PI / 2, y)),
+            (jnp.isinf(x) & jnp.isfinite(y), jnp.copysign(0.0, x), jnp.copysign(_PI / 2, y)),
+            (jnp.isinf(x) | (x == 0), jnp.copysign(0.0, x), _NAN)]
+
+
 def _c_square(z):
     return _pack(*_cmul(*_parts(z), *_parts(z)))
 
@@ -342,14 +476,13 @@ def _c_sign(z):
     return _pack(*out)
 
 
-def _c_sqrt(z):
-    """csqrt: conj-symmetric (so the sign of a zero imaginary part picks the branch)
-    and inf + iy·inf whenever y is infinite, even with a NaN real part."""
-    re, im = _parts(z)
-    r = jnp.sqrt(_pack(re, jnp.abs(im)))
-    out_re = jnp.where(jnp.isinf(im), jnp.inf, jnp.real(r)).astype(re.dtype)
-    out_im = jnp.where(jnp.isinf(im), im, jnp.copysign(jnp.imag(r), im))
-    return _pack(out_re, out_im)
+def _csqrt_finite(x, y):
+    """csqrt is conj-symmetric, so the sign of a zero imaginary part picks the branch."""
+    r = jnp.sqrt(_pack(x, jnp.abs(y)))
+    return jnp.real(r), jnp.copysign(jnp.imag(r), y)
+
+
+_c_sqrt = _c99(_csqrt_finite, _csqrt_rules)
 
 
 def _glibc_t(dtype) -> float:
@@ -372,17 +505,6 @@ def _exp_times(x, c, s, half=False):
     x = jnp.where(twice, x - t, x)
     e = jnp.where(big, jnp.exp(jnp.minimum(x, t)), (jnp.exp(x) / 2) if half else jnp.exp(x))
     return tuple(jnp.where(x > t, np.finfo(x.dtype).max * v, e * v) for v in (c, s))
-
-
-def _finite_or(fn, special):
-    """fn on finite z (glibc's formulas); jax's function, which agrees with C99 on
-    infinities and NaNs, elsewhere."""
-    def lowered(z):
-        x, y = _parts(z)
-        finite = jnp.isfinite(x) & jnp.isfinite(y)
-        safe = jnp.where(finite, z, 0)
-        return jnp.where(finite, _pack(*fn(*_parts(safe))), special(z))
-    return lowered
 
 
 def _cexp_finite(x, y):
@@ -426,14 +548,7 @@ def _ctanh_finite(x, y):
     return tuple(jnp.where(jnp.abs(x) > t, a, b) for a, b in zip(far, near))
 
 
-def _c_exp(z):
-    """cexp: glibc's scaled exp(x)·cis(y) for finite z; exp(-inf + iy) is 0 (with y's
-    sign) when y is infinite or NaN."""
-    re, im = _parts(z)
-    vanish = (re == -jnp.inf) & ~jnp.isfinite(im)
-    zero = jnp.zeros_like(re)
-    special = jnp.where(vanish, _pack(zero, jnp.copysign(zero, im)), jnp.exp(z))
-    return _finite_or(_cexp_finite, lambda _: special)(z)
+_c_exp = _c99(_cexp_finite, _cexp_rules)
 
 
 def _times_i(fn):
@@ -453,10 +568,10 @@ def _of_i(fn):
     return lowered
 
 
-_c_sinh = _finite_or(_csinh_cosh_finite(True), jnp.sinh)
-_c_cosh = _finite_or(_csinh_cosh_finite(False), jnp.cosh)
-_c_tanh = _finite_or(_ctanh_finite, jnp.tanh)
-_c_sin = _times_i(_c_sinh)
+_c_sinh = _c99(_csinh_cosh_finite(True), _csinh_rules)
+_c_cosh = _c99(_csinh_cosh_finite(False), _ccosh_rules)
+_c_tanh = _c99(_ctanh_finite, _ctanh_rules)
+_c_sin = _c99(_of_z(_times_i(_c_sinh)), _csin_rules)
 _c_cos = _of_i(_c_cosh)
 _c_tan = _times_i(_c_tanh)
 
@@ -480,6 +595,14 @@ def _c_log(z):
     re, im = _parts(z)
     r = jnp.log(z)
     return _pack(jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.real(r)), jnp.imag(r))
+
+
+def _c_log_times(factor: float):
+    """NumPy's complex log2 and log10: clog(z) times log2(e) or log10(e), part by part."""
+    def lowered(z):
+        re, im = _parts(_c_log(z))
+        return _pack(_rounded(re * factor), _rounded(im * factor))
+    return lowered
 
 
 def _c_log1p(z):
@@ -570,16 +693,15 @@ def _atanh_first_quadrant(z):
     tiny = (1 - x) ** 2 + y ** 2 < np.finfo(x.dtype).tiny / np.finfo(x.dtype).eps
     near = 0.5 * (jnp.log(jnp.hypot(1 + x, y)) - jnp.log(jnp.hypot(1 - x, y)))
     r = jnp.arctanh(z)
-    im = jnp.where(jnp.isnan(y), y, jnp.imag(r))  # catanh(±inf + i NaN) = ±0 + i NaN
-    return _pack(jnp.where(tiny & jnp.isfinite(y), near, jnp.real(r)), im)
+    return _pack(jnp.where(tiny, near, jnp.real(r)), jnp.imag(r))
 
 
-_c_arcsinh = _odd_conj_symmetric(jnp.arcsinh)
-_c_arctanh = _odd_conj_symmetric(_atanh_first_quadrant)
+_c_arcsinh = _c99(_of_z(_odd_conj_symmetric(jnp.arcsinh)), _casinh_rules)
+_c_arctanh = _c99(_of_z(_odd_conj_symmetric(_atanh_first_quadrant)), _catanh_rules)
 _c_arcsin = _times_i(_c_arcsinh)
 _c_arctan = _times_i(_c_arctanh)
-_c_arccos = _conj_symmetric(jnp.arccos)
-_c_arccosh = _conj_symmetric(jnp.arccosh)
+_c_arccos = _c99(_of_z(_conj_symmetric(jnp.arccos)), _cacos_rules)
+_c_arccosh = _c99(_of_z(_conj_symmetric(jnp.arccosh)), _cacosh_rules)
 
 
 # NumPy orders complex numbers lexicographically; a NaN in an imaginary part makes
@@ -624,8 +746,9 @@ _INTEGER = {
 
 _FLOAT = {
     "hypot": _hypot,
-    **{name: _by_divisor(getattr(jnp, name))
-       for name in ("divide", "floor_divide", "remainder", "fmod")},
+    **{name: _by_divisor(fn) for name, fn in (
+        ("divide", jnp.divide), ("floor_divide", _floor_divide),
+        ("remainder", _remainder), ("fmod", jnp.fmod))},
     "arcsin": _arcsin,
     "modf": _modf,
     "spacing": _spacing,
@@ -645,6 +768,8 @@ _COMPLEX = {
     "exp2": _c_exp2,
     "expm1": _c_expm1,
     "log": _c_log,
+    "log2": _c_log_times(1 / math.log(2)),
+    "log10": _c_log_times(1 / math.log(10)),
     "log1p": _c_log1p,
     "sinh": _c_sinh,
     "cosh": _c_cosh,
