@@ -4,6 +4,7 @@ NumPy's own `np.__array_namespace_info__()`."""
 import numpy
 import pytest
 
+import lazyarr
 import lazyarr as np
 
 KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floating",
@@ -74,3 +75,23 @@ def test_bad_arguments(info, ref, call):
         call(ref)
     with pytest.raises(ValueError):
         call(info)
+
+
+@pytest.mark.parametrize("kind", ["bool", "signed integer", "unsigned integer", "integral",
+                                  "real floating", "complex floating", "numeric",
+                                  ("integral", "bool"), np.float32])
+def test_isdtype_matches_numpy(kind):
+    for dtype in (np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32,
+                  np.float64, np.complex64, np.complex128):
+        expected = numpy.isdtype(numpy.dtype(dtype), kind)
+        assert lazyarr.isdtype(numpy.dtype(dtype), kind) is expected
+        assert lazyarr.isdtype(dtype, kind) is expected  # the Array API passes types
+
+
+def test_isdtype_knows_bfloat16_and_rejects_bad_input():
+    bf16 = numpy.dtype(lazyarr.bfloat16)
+    assert lazyarr.isdtype(bf16, "real floating") and not lazyarr.isdtype(bf16, "integral")
+    with pytest.raises(ValueError):
+        lazyarr.isdtype(numpy.dtype("f8"), "no such kind")
+    with pytest.raises(TypeError):
+        lazyarr.isdtype(3, "integral")

@@ -39,6 +39,7 @@ result_type = _dtypes.result_type
 can_cast = _dtypes.can_cast
 finfo = _dtypes.finfo
 iinfo = _dtypes.iinfo
+isdtype = _dtypes.isdtype
 
 
 def eval(*arrays):  # noqa: A001  (lazyarr.eval, as the design names it)

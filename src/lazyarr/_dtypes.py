@@ -162,6 +162,18 @@ def dtype_of(value) -> np.dtype:
     return as_dtype(value)
 
 
+def isdtype(dtype, kind) -> bool:
+    """`np.isdtype` (the Array API's kinds: "bool", "signed integer", "unsigned integer",
+    "integral", "real floating", "complex floating", "numeric", a dtype, or a tuple of
+    these), with ml_dtypes' floats counted as real floating, which NumPy does not know."""
+    if isinstance(dtype, type) and issubclass(dtype, np.generic):
+        dtype = np.dtype(dtype)  # NumPy wants a dtype; a scalar type names one
+    if isinstance(dtype, np.dtype) and dtype in ML_FLOATS:
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        return any(k in ("real floating", "numeric") or k == dtype for k in kinds)
+    return bool(np.isdtype(dtype, kind))
+
+
 def finfo(dtype):
     dt = dtype_of(dtype)
     return ml_dtypes.finfo(dt) if dt in ML_FLOATS else np.finfo(dt)
