@@ -10,16 +10,22 @@ from __future__ import annotations
 import sys
 
 _INTERNAL = ("lazyarr", "numpy")
+_internal_files: dict[str, bool] = {}  # code file name -> inside lazyarr or NumPy
 
 
-def _internal(module: str) -> bool:
-    return module.partition(".")[0] in _INTERNAL
+def _internal(frame) -> bool:
+    filename = frame.f_code.co_filename
+    known = _internal_files.get(filename)
+    if known is None:
+        module = frame.f_globals.get("__name__", "")
+        known = _internal_files[filename] = module.partition(".")[0] in _INTERNAL
+    return known
 
 
 def user_site() -> tuple[str, int] | None:
     """(file, line) of the innermost caller outside lazyarr and NumPy."""
     frame = sys._getframe(1)
-    while frame is not None and _internal(frame.f_globals.get("__name__", "")):
+    while frame is not None and _internal(frame):
         frame = frame.f_back
     return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
 

@@ -33,7 +33,11 @@ class Node:
         self.dtype = dtype
         self.value = value
         # The longest chain of pending nodes ending here: the scheduler's size bound.
-        self.depth = 1 + max((i.depth for i in inputs), default=-1)
+        depth = -1
+        for node in inputs:
+            if node.depth > depth:
+                depth = node.depth
+        self.depth = depth + 1
         self.site = site  # (file, line) of the user's code that built it, see _errors
         # Pending nodes linked through pending inputs form one group: they share work,
         # so the scheduler evaluates the live arrays of a group together.

@@ -13,6 +13,7 @@ rules expect.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable
@@ -49,6 +50,9 @@ def primitive(name: str, shape_rule, dtype_rule, kind: str = "structural"):
 
 def broadcast_shapes(*shapes: Shape) -> Shape:
     """NumPy's broadcasting of shapes; ValueError naming them when they do not match."""
+    first = shapes[0] if shapes else ()
+    if all(s == first for s in shapes):
+        return first
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
     for s in shapes:
@@ -124,8 +128,12 @@ def _ufunc_shape(shapes, **_):
 
 
 def _ufunc_dtype_rule(ufunc: np.ufunc):
+    @functools.lru_cache(maxsize=1024)
+    def resolve(dtypes: tuple, out: int) -> np.dtype:
+        return ufunc.resolve_dtypes(dtypes + (None,) * ufunc.nout)[ufunc.nin + out]
+
     def rule(dtypes, out=0):
-        return ufunc.resolve_dtypes(tuple(dtypes) + (None,) * ufunc.nout)[ufunc.nin + out]
+        return resolve(tuple(dtypes), out)
     return rule
 
 
