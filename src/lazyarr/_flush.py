@@ -15,12 +15,12 @@ import time
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import numpy as np
 
 from . import _backend
-from ._graph import Node, topological_order
+from ._graph import INPUT, Node, topological_order
 from ._ops import Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size")
@@ -31,9 +31,8 @@ CAUSES = ("read", "control", "shape", "explicit", "size")
 MAX_PENDING_DEPTH: int | None = 60
 
 
-@dataclass(frozen=True)
-class Instruction:
-    op: Op
+class Instruction(NamedTuple):
+    op: Op                   # compared by identity; its repr names it
     inputs: tuple[int, ...]  # slots of the operands
     attrs: tuple
     shape: tuple[int, ...]
@@ -55,25 +54,23 @@ class Program:
 def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     """The program computing `outputs` from `order` (a topological order), and its inputs."""
     slot: dict[int, int] = {}
-    inputs, input_specs = [], []
+    inputs, input_specs, pending = [], [], []
     for node in order:
-        if node.is_computed:
+        if node.op is INPUT:
             slot[id(node)] = len(inputs)
             inputs.append(node.value)
             input_specs.append((node.shape, node.dtype))
-    instructions, sites = [], []
-    for node in order:
-        if not node.is_computed:
-            slot[id(node)] = len(input_specs) + len(instructions)
-            instructions.append(Instruction(node.op, tuple(slot[id(i)] for i in node.inputs),
-                                            node.attrs, node.shape, node.dtype))
-            sites.append(node.site)
-    out_slots = tuple(slot[id(n)] for n in outputs)
-    key = (tuple(input_specs),
-           tuple((i.op.name, i.attrs, i.inputs, i.shape, i.dtype) for i in instructions),
-           out_slots)
-    return Program(tuple(input_specs), tuple(instructions), out_slots, key,
-                   tuple(sites)), inputs
+        else:
+            pending.append(node)
+    instructions = []
+    for k, node in enumerate(pending, len(inputs)):
+        slot[id(node)] = k
+        instructions.append(Instruction(node.op, tuple([slot[id(i)] for i in node.inputs]),
+                                        node.attrs, node.shape, node.dtype))
+    out_slots = tuple([slot[id(n)] for n in outputs])
+    input_specs, instructions = tuple(input_specs), tuple(instructions)
+    return Program(input_specs, instructions, out_slots, (input_specs, instructions, out_slots),
+                   tuple([n.site for n in pending])), inputs
 
 
 # ---------------------------------------------------------------------------------
