@@ -174,7 +174,7 @@ def _matching(expected, alternatives, actual):
         items = [_matching(e, [a[k] for a in alternatives], actual[k])
                  for k, e in enumerate(expected)]
         return _rebuilt(expected, items)
-    if not isinstance(expected, (np.ndarray, np.generic)) or expected.dtype.kind not in "fc":
+    if not isinstance(expected, (np.ndarray, np.generic)) or expected.dtype.kind not in "biufc":
         return expected
     actual = np.asarray(actual)
     picked = np.asarray(expected)
@@ -188,6 +188,8 @@ def _matching(expected, alternatives, actual):
 
 
 def _same(a, b):
+    if a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
+        return a == b
     return (a == b) | (np.isnan(a) & np.isnan(b))
 
 

@@ -122,10 +122,11 @@ def test_inplace_operators(op, dtype, other):
 
 def test_inplace_rebinds_without_changing_earlier_readers():
     x = la.asarray(np.arange(3.0))
-    y = x[1:]  # an earlier reader
+    copy, view = x[[1, 2]], x[1:]  # a copy and a view, as NumPy makes them
     x += 1
     assert np.asarray(x).tolist() == [1.0, 2.0, 3.0]
-    assert np.asarray(y).tolist() == [1.0, 2.0]
+    assert np.asarray(copy).tolist() == [1.0, 2.0]
+    assert np.asarray(view).tolist() == [2.0, 3.0]
 
 
 @pytest.mark.parametrize("op", [operator.neg, operator.pos, operator.abs, operator.invert])

@@ -15,6 +15,7 @@ from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, linalg as _linalg_chapter  # noqa: F401
 from ._api import manipulation, reductions  # noqa: F401
 from ._api import sorting, statistics  # noqa: F401
+from ._api import mutation  # noqa: F401
 from ._api import polynomial, selection, construction  # noqa: F401
 from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)

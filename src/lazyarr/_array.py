@@ -1,15 +1,28 @@
 """The `Array` handle: a node with its shape and dtype, NumPy's operators and methods,
-and the materialization protocol.
+the materialization protocol, and NumPy's mutation and view semantics.
 
 An Array refers to a graph node. Building operations never computes anything; reading
 a value (`np.asarray`, printing, `bool()`, `.item()`, ...) flushes the pending graph
-behind it. In-place operators rebind the handle to a new node, so earlier readers keep
-the values they read.
+behind it. Nodes never change: a write (`x[i] = v`, `x += y`, `out=x`) rebinds the
+handle to a new node built from the old one, so earlier readers keep the values they
+read.
+
+Views. Where NumPy returns a view (basic indexing, `reshape`, `transpose`, `ravel`,
+`squeeze`, `diagonal`, ...), the result is a view handle: it records its owner (the
+array owning the data, NumPy's `.base`) and the steps (slice, reshape, transpose
+primitives) that derive its node from the owner's. Its node is re-derived when the
+owner's has changed since, so it always shows the owner's current values. A write into
+a view pushes the new values back through the inverse of each step (an `update_slice`
+into the parent for a slice, the inverse reshape or transpose) and rebinds the owner.
+Each handle also has a NumPy stand-in with the strides NumPy's array would have (over
+a fake one-element buffer, never read), which answers `flags`, `shares_memory` and
+whether NumPy's `reshape`/`ravel` would copy.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import operator
 
 import numpy as np
@@ -21,12 +34,13 @@ from ._graph import Node, apply, leaf
 class Array:
     """A lazy n-dimensional array with NumPy's semantics."""
 
-    __slots__ = ("_node", "_scalar", "__weakref__")
+    __slots__ = ("_n", "_scalar", "_layout", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
     def __init__(self, node: Node, scalar: bool = True):
-        self._node = node
+        self._n = node
+        self._layout = None  # a _Layout once it is a view, or has flags asked or set
         # A 0-d result of an operation prints as the NumPy scalar NumPy would return
         # (np.float64(3.0)); a 0-d array made by a creation function prints as array(3.).
         self._scalar = scalar and node.shape == ()
@@ -34,22 +48,35 @@ class Array:
             _flush.track(self)
             _flush.bound(node)
 
+    @property
+    def _node(self) -> Node:
+        """The node holding this array's current value (a view's, derived anew from its
+        owner's node when that has changed)."""
+        layout = self._layout
+        if layout is not None and layout.base is not None:
+            owner_node = layout.base._n
+            if owner_node is not layout.seen:
+                self._n, layout.seen = replay(owner_node, layout.steps), owner_node
+                _flush.track(self)
+        return self._n
+
     # ----- metadata, always known without computing -------------------------------
+    # (A write never changes them, so they are read without re-deriving a view.)
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._node.shape
+        return self._n.shape
 
     @property
     def dtype(self) -> np.dtype:
-        return self._node.dtype
+        return self._n.dtype
 
     @property
     def ndim(self) -> int:
-        return len(self._node.shape)
+        return len(self._n.shape)
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._node.shape, dtype=np.int64))
+        return int(np.prod(self._n.shape, dtype=np.int64))
 
     @property
     def itemsize(self) -> int:
@@ -61,13 +88,13 @@ class Array:
 
     @property
     def T(self) -> "Array":
-        return _manip.transpose(self)
+        return self.transpose()
 
     @property
     def mT(self) -> "Array":
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
-        return _manip.swapaxes(self, -1, -2)
+        return self.swapaxes(-1, -2)
 
     @property
     def real(self) -> "Array":
@@ -173,38 +200,74 @@ class Array:
 
     # ----- conversion and shape methods -------------------------------------------
     def astype(self, dtype, copy: bool = True) -> "Array":
-        return _ew.astype(self, dtype)
+        result = _ew.astype(self, dtype)
+        return Array(result._node, self._scalar) if copy and result is self else result
 
     def copy(self) -> "Array":
         return Array(self._node, scalar=False)
 
+    def __copy__(self) -> "Array":
+        return self.copy()
+
+    def __deepcopy__(self, memo) -> "Array":
+        return self.copy()
+
+    # Views, where NumPy returns one (see the module docstring).
     def reshape(self, *shape, order: str = "C") -> "Array":
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        return _manip.reshape(self, shape, order=order)
+        if order == "A":  # Fortran order for a Fortran-contiguous (not C) array
+            order = "F" if _is_fortran(self._layout_of().probe) else "C"
+        fn = lambda x: _manip._reshaped(x, shape, order=order)  # noqa: E731
+        probe_fn = lambda p, s: np.reshape(p, s, order=order, copy=False)  # noqa: E731
+        # Where NumPy cannot reshape in place, it reshapes a copy made in that order.
+        return self._view_by(fn, probe_fn, may_copy=True, on_copy=lambda: self._copy_in(
+            order)._view_by(fn, probe_fn, may_copy=True))
 
     def transpose(self, *axes) -> "Array":
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
-        return _manip.transpose(self, axes or None)
+        axes = axes or None
+        return self._view_by(lambda x: _manip._transposed(x, axes),
+                             lambda p, shape: np.transpose(p, axes))
 
     def ravel(self, order: str = "C") -> "Array":
-        return _manip.ravel(self, order=order)
+        """NumPy's ravel: a view when the array is contiguous in the order asked
+        ("K": in memory order, axes by decreasing stride), else a copy."""
+        probe = self._layout_of().probe
+        if order in ("A", "K") and _is_fortran(probe):
+            order = "F"
+        elif order == "A" or (order == "K" and probe.flags.c_contiguous):
+            order = "C"
+        if order != "K":
+            contiguous = probe.flags.c_contiguous if order == "C" else (
+                order == "F" and probe.flags.f_contiguous)
+            return self._view_by(lambda x: _manip._raveled(x, order=order),
+                                 lambda p, shape: _contiguous_ravel(p, order, contiguous),
+                                 may_copy=True)
+        perm = sorted(range(self.ndim), key=lambda i: -abs(probe.strides[i]))
+        return self._view_by(lambda x: _manip._raveled(_manip._transposed(x, perm)),
+                             lambda p, shape: _memory_order_ravel(p, perm), may_copy=True)
 
     def flatten(self, order: str = "C") -> "Array":
-        return _manip.ravel(self, order=order)
+        return Array(self.ravel(order)._node, scalar=False)
 
     def squeeze(self, axis=None) -> "Array":
-        return _manip.squeeze(self, axis)
+        return self._view_by(lambda x: _manip._squeezed(x, axis),
+                             lambda p, shape: np.reshape(p, shape, copy=False))
 
     def swapaxes(self, axis1, axis2) -> "Array":
-        return _manip.swapaxes(self, axis1, axis2)
+        return self._view_by(lambda x: _manip._swapped(x, axis1, axis2),
+                             lambda p, shape: np.swapaxes(p, axis1, axis2))
+
+    def diagonal(self, offset=0, axis1=0, axis2=1) -> "Array":
+        """A read-only view, as NumPy's (its WRITEABLE flag may be set)."""
+        return self._view_by(lambda x: _linalg.diagonal(x, offset, axis1, axis2),
+                             lambda p, shape: np.diagonal(p, offset, axis1, axis2),
+                             writeable=False)
 
     def repeat(self, repeats, axis=None) -> "Array":
         return _manip.repeat(self, repeats, axis)
-
-    def diagonal(self, offset=0, axis1=0, axis2=1) -> "Array":
-        return _linalg.diagonal(self, offset, axis1, axis2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None) -> "Array":
         return _linalg.trace(self, offset, axis1, axis2, dtype)
@@ -225,6 +288,26 @@ class Array:
 
     def nonzero(self):
         return _idx.nonzero(self)
+
+    # ----- in-place methods -------------------------------------------------------
+    def fill(self, value) -> None:
+        _mutation.fill(self, value)
+
+    def put(self, indices, values, mode="raise") -> None:
+        _mutation.put(self, indices, values, mode)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
+        """Sort in place (through to the owner for a view)."""
+        from ._api.sorting import sort
+        result = sort(self, axis, kind, order, stable=stable)
+        self._check_writeable()
+        self._write(result._node)
+
+    @property
+    def at(self):
+        """jax's functional updates: `x.at[idx].set(v)` (also add, subtract, multiply,
+        divide, power, min, max, get) returns a new array; `x` is unchanged."""
+        return _mutation.AtIndexer(self)
 
     # ----- reductions -------------------------------------------------------------
     def sum(self, axis=None, dtype=None, keepdims=False, initial=None, where=True):
@@ -270,6 +353,97 @@ class Array:
     def __getitem__(self, key) -> "Array":
         return _idx.getitem(self, key)
 
+    def __setitem__(self, key, value) -> None:
+        _idx.setitem(self, key, value)
+
+    # ----- views and writes -------------------------------------------------------
+    @property
+    def base(self) -> "Array | None":
+        """The array owning the data this view shows (None for an owner), as NumPy's."""
+        return self._layout.base if self._layout is not None else None
+
+    @property
+    def flags(self) -> "Flags":
+        return Flags(self)
+
+    def setflags(self, write=None, align=None, uic=None) -> None:
+        """NumPy's `setflags`: only WRITEABLE can change (lazyarr arrays are aligned)."""
+        if write is not None:
+            self.flags.writeable = write
+
+    def _layout_of(self) -> "_Layout":
+        if self._layout is None:
+            # A NumPy scalar is read-only; an owner, C-contiguous.
+            self._layout = _Layout(None, (), None, _owner_probe(self.shape, self.dtype),
+                                   not self._scalar)
+        return self._layout
+
+    def _owner(self) -> "Array":
+        layout = self._layout
+        return layout.base if layout is not None and layout.base is not None else self
+
+    def _view_by(self, fn, probe_fn, writeable: bool = True, on_copy=None,
+                 may_copy: bool = False) -> "Array":
+        """`fn(self)` (a chain of slice, reshape and transpose steps) as a view of this
+        array's owner; where NumPy would copy (`may_copy`, and `probe_fn` raises
+        ValueError), a new array, or `on_copy()`."""
+        result = fn(self)
+        if result is self:
+            result = Array(self._node, self._scalar)
+        steps = steps_between(result._n, self._n)
+        if steps is None:  # evaluated at once (the pending-depth bound): ask a stand-in
+            stand_in = Array(leaf(None, self.shape, self.dtype), self._scalar)
+            steps = steps_between(fn(stand_in)._n, stand_in._n)
+        return self._make_view(result, steps, probe_fn, writeable, on_copy, may_copy)
+
+    def _make_view(self, result: "Array", steps, probe_fn, writeable: bool = True,
+                   on_copy=None, may_copy: bool = False) -> "Array":
+        """Attach `result` (this array's node through `steps`) to this array's owner as
+        a view whose NumPy stand-in is `probe_fn(stand-in, shape)`. Where NumPy might
+        copy instead (`may_copy`), the stand-in is made now: `probe_fn` raises
+        ValueError for a copy. Otherwise it is made when first asked for."""
+        parent = self._layout_of()
+        if steps is None:
+            return result
+        probe, recipe = None, (parent.probe, probe_fn, result.shape)
+        if may_copy:
+            try:
+                probe, recipe = probe_fn(parent.probe, result.shape), None
+            except ValueError:  # NumPy would copy
+                return on_copy() if on_copy is not None else result
+        owner = self._owner()
+        result._layout = _Layout(owner, compose(parent.steps, steps), owner._n, probe,
+                                 writeable and parent.writeable, recipe)
+        return result
+
+    def _copy_in(self, order: str) -> "Array":
+        """A copy of this array, laid out in C or Fortran `order`."""
+        copy = Array(self._node, scalar=False)
+        copy._layout = _Layout(None, (), None, _owner_probe(self.shape, self.dtype, order),
+                               True)
+        return copy
+
+    def _check_writeable(self, message: str = "assignment destination is read-only"):
+        if self._layout is not None and not self._layout.writeable:
+            raise ValueError(message)
+
+    def _write(self, node: Node) -> None:
+        """Make `node` (this array's shape and dtype) this array's value; a view passes
+        it on to its owner, and every other view of the owner sees it."""
+        layout = self._layout
+        if layout is not None and layout.base is not None:
+            owner = layout.base
+            owner._n = push_back(owner._n, layout.steps, node)
+            layout.seen = owner._n
+            _flush.track(owner)
+        self._n = node
+        _flush.track(self)
+        _flush.bound(self._owner()._n)
+
+    def _write_at(self, steps, node: Node) -> None:
+        """Write `node` into the part of this array that `steps` select."""
+        self._write(push_back(self._node, steps, node))
+
     # ----- operators --------------------------------------------------------------
     def __matmul__(self, other):
         return _linalg.matmul(self, other) if _is_operand(other) else NotImplemented
@@ -278,6 +452,8 @@ class Array:
         return _linalg.matmul(other, self) if _is_operand(other) else NotImplemented
 
     def __imatmul__(self, other):
+        if self._scalar:
+            return _linalg.matmul(self, other)
         return self._rebind(_linalg.matmul(self, other), "matmul")
 
     def __divmod__(self, other):
@@ -299,15 +475,16 @@ class Array:
         return _ew.invert(self)
 
     def _rebind(self, result: "Array", name: str) -> "Array":
-        """In-place operators: NumPy's same_kind cast of the result back to our dtype."""
+        """In-place operators and `out=`: NumPy's same_kind cast of the result back to
+        our dtype, written into this array (through to the owner for a view)."""
         if not np.can_cast(result.dtype, self.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype!r} to "
                             f"{self.dtype!r} with casting rule 'same_kind'")
         if result.shape != self.shape:
             raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
                              f"doesn't match the broadcast shape {result.shape}")
-        self._node = _ew.astype(result, self.dtype)._node
-        _flush.track(self)
+        self._check_writeable("output array is read-only")
+        self._write(_ew.astype(result, self.dtype)._node)
         return self
 
     # ----- NumPy protocols --------------------------------------------------------
@@ -350,7 +527,9 @@ def _install_operators():
 
     def inplace(ufunc):
         def op(self, other):
-            return self._rebind(getattr(_ew, ufunc)(self, other), ufunc)
+            result = getattr(_ew, ufunc)(self, other)
+            # A NumPy scalar is immutable: `s += 1` binds `s` to a new scalar.
+            return result if self._scalar else self._rebind(result, ufunc)
         return op
 
     for name, ufunc in binary.items():
@@ -362,6 +541,195 @@ def _install_operators():
 
 
 _install_operators()
+
+
+# ---------------------------------------------------------------------------------
+# Views: layouts, NumPy stand-ins, and the steps between an owner's node and a view's.
+
+class _Layout:
+    """Where a handle's data sits, as NumPy would have it: the owner it views (None for
+    an owner), the steps from the owner's node to its own, the owner's node it was
+    derived from, its NumPy stand-in, and its WRITEABLE flag. The stand-in may be made
+    only when asked for, from a `recipe` (the parent's stand-in, a function, a shape)."""
+    __slots__ = ("base", "steps", "seen", "_probe", "_recipe", "writeable")
+
+    def __init__(self, base, steps, seen, probe, writeable, recipe=None):
+        self.base, self.steps, self.seen = base, steps, seen
+        self._probe, self._recipe, self.writeable = probe, recipe, writeable
+
+    @property
+    def probe(self) -> np.ndarray:
+        if self._probe is None:
+            parent_probe, probe_fn, shape = self._recipe
+            self._probe, self._recipe = probe_fn(parent_probe, shape), None
+        return self._probe
+
+
+@functools.lru_cache(maxsize=256)
+def _owner_probe(shape: tuple, dtype: np.dtype, order: str = "C") -> np.ndarray:
+    """A contiguous NumPy stand-in of an owner: right strides, a fake one-element
+    buffer. Only its layout is ever read (views of it, flags, memory overlap); owners
+    are told apart before their stand-ins are compared, so owners of one shape share."""
+    if 0 in shape:
+        return np.empty(shape, dtype, order=order)
+    dims = range(len(shape)) if order == "C" else range(len(shape) - 1, -1, -1)
+    strides, stride = [0] * len(shape), dtype.itemsize
+    for axis in reversed(dims):
+        strides[axis], stride = stride, stride * shape[axis]
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(strides))
+
+
+def _is_fortran(probe: np.ndarray) -> bool:
+    """NumPy's PyArray_ISFORTRAN: Fortran-contiguous and not C-contiguous."""
+    return probe.flags.f_contiguous and not probe.flags.c_contiguous
+
+
+def _contiguous_ravel(probe, order: str, contiguous: bool):
+    if not contiguous:
+        raise ValueError("ravel copies")
+    return np.reshape(probe, -1, order=order, copy=False)
+
+
+def _memory_order_ravel(probe, perm):
+    """NumPy's ravel("K") of a non-contiguous array: a view when its axes, by
+    decreasing stride, are contiguous with positive strides."""
+    stride = probe.itemsize
+    for axis in reversed(perm):
+        if probe.shape[axis] != 1:
+            if probe.strides[axis] != stride:
+                raise ValueError("ravel copies")
+            stride *= probe.shape[axis]
+    return np.lib.stride_tricks.as_strided(probe, (probe.size,), (probe.itemsize,))
+
+
+class Flags:
+    """NumPy's `ndarray.flags` of a lazyarr array: the layout NumPy's array would have.
+    Owners are C-contiguous; WRITEABLE can be cleared, and set again as NumPy allows."""
+    __slots__ = ("_array",)
+    _NAMES = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
+              "CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+              "F": "f_contiguous", "FORTRAN": "f_contiguous", "OWNDATA": "owndata",
+              "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+              "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy"}
+
+    def __init__(self, array: Array):
+        self._array = array
+
+    @property
+    def c_contiguous(self) -> bool:
+        return bool(self._array._layout_of().probe.flags.c_contiguous)
+
+    @property
+    def f_contiguous(self) -> bool:
+        return bool(self._array._layout_of().probe.flags.f_contiguous)
+
+    @property
+    def owndata(self) -> bool:
+        return self._array.base is None
+
+    aligned = property(lambda self: True)
+    writebackifcopy = property(lambda self: False)
+
+    @property
+    def writeable(self) -> bool:
+        return self._array._layout_of().writeable
+
+    @writeable.setter
+    def writeable(self, value) -> None:
+        layout = self._array._layout_of()
+        if value and layout.base is not None and not layout.base._layout_of().writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        layout.writeable = builtins.bool(value)
+
+    def __getitem__(self, key: str) -> bool:
+        return getattr(self, self._NAMES[key])
+
+    def __setitem__(self, key: str, value) -> None:
+        if self._NAMES.get(key) != "writeable":
+            raise KeyError(f"Unknown flag {key!r}")
+        self.writeable = value
+
+    def __repr__(self) -> str:
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+                 "WRITEBACKIFCOPY")
+        return "".join(f"  {name} : {self[name]}\n" for name in names)
+
+
+_VIEW_OPS = ("slice", "reshape", "transpose")
+
+
+def step(op_name: str, **attrs) -> tuple:
+    """One view step, as a node records it: (primitive name, sorted attributes)."""
+    return (op_name, tuple(sorted(attrs.items())))
+
+
+def replay(node: Node, steps) -> Node:
+    for op_name, attrs in steps:
+        node = apply(op_name, node, **dict(attrs))
+    return node
+
+
+def steps_between(node: Node, origin: Node):
+    """The view steps that lead from `origin` to `node`, or None if there are none."""
+    steps = []
+    while node is not origin:
+        if node.op.name not in _VIEW_OPS:
+            return None
+        steps.append((node.op.name, node.attrs))
+        node = node.inputs[0]
+    return tuple(reversed(steps))
+
+
+def compose(chain, steps) -> tuple:
+    """`chain` followed by `steps`, with consecutive steps of one kind merged, so a
+    view of a view of a view replays as few primitives as one view."""
+    if not chain:
+        return tuple(steps)
+    chain = list(chain)
+    for op_name, attrs in steps:
+        if chain and chain[-1][0] == op_name:
+            first, second = dict(chain.pop()[1]), dict(attrs)
+            if op_name == "slice":
+                attrs = _merged_slices(first, second)
+            elif op_name == "transpose":
+                axes = tuple(first["axes"][a] for a in second["axes"])
+                if axes == tuple(range(len(axes))):
+                    continue
+                attrs = (("axes", axes),)
+        chain.append((op_name, attrs))
+    return tuple(chain)
+
+
+def _merged_slices(first: dict, second: dict) -> tuple:
+    starts, stops, steps = [], [], []
+    for a1, c1, a2, b2, c2 in zip(first["starts"], first["steps"], second["starts"],
+                                  second["stops"], second["steps"]):
+        n = len(range(a2, b2, c2))
+        start, stride = a1 + c1 * a2, c1 * c2
+        starts.append(start), steps.append(stride)
+        stops.append(max(start + n * stride, -1))
+    return step("slice", starts=tuple(starts), stops=tuple(stops), steps=tuple(steps))[1]
+
+
+def push_back(origin: Node, steps, values: Node) -> Node:
+    """The new value of `origin` once the part that `steps` select holds `values`."""
+    parents = [origin]
+    for op_name, attrs in steps[:-1]:
+        parents.append(apply(op_name, parents[-1], **dict(attrs)))
+    for (op_name, attrs), parent in zip(reversed(steps), reversed(parents)):
+        attrs = dict(attrs)
+        if op_name == "reshape":
+            values = apply("reshape", values, shape=parent.shape)
+        elif op_name == "transpose":
+            inverse = tuple(np.argsort(attrs["axes"]).tolist())
+            values = apply("transpose", values, axes=inverse)
+        elif values.shape != parent.shape or any(c != 1 for c in attrs["steps"]):
+            starts = np.asarray(attrs["starts"], np.int64)
+            values = apply("update_slice", parent, values, leaf(starts, starts.shape,
+                                                                starts.dtype),
+                           steps=attrs["steps"])
+    return values
 
 
 def as_array(obj, dtype=None) -> Array:
@@ -411,4 +779,5 @@ from ._api import elementwise as _ew  # noqa: E402
 from ._api import indexing as _idx  # noqa: E402
 from ._api import linalg as _linalg  # noqa: E402
 from ._api import manipulation as _manip  # noqa: E402
+from ._api import mutation as _mutation  # noqa: E402
 from ._api import reductions as _red  # noqa: E402

@@ -80,7 +80,7 @@ def array_function(func, types, args, kwargs):
 # ndarray as out=) go through the fallback, where NumPy handles them.
 _LAZY_KEYWORDS = {"__call__": {"out", "where", "dtype", "casting"},
                   "reduce": {"axis", "dtype", "out", "keepdims", "initial", "where"},
-                  "accumulate": {"axis", "dtype", "out"}, "outer": set()}
+                  "accumulate": {"axis", "dtype", "out"}, "outer": set(), "at": set()}
 
 
 def _lazy_out(kwargs) -> bool:
@@ -91,8 +91,10 @@ def _lazy_out(kwargs) -> bool:
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     from ._api import elementwise
+    # ufunc.at(a, indices, b): the indices may be lists, tuples or slices.
+    operands = (inputs[0],) + tuple(inputs[2:]) if method == "at" else inputs
     if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
-               for x in inputs):
+               for x in operands):
         return NotImplemented
     impl = elementwise.UFUNCS.get(ufunc.__name__) or HANDLED.get(ufunc)
     lazy = (impl is not None and set(kwargs) <= _LAZY_KEYWORDS.get(method, set())

@@ -319,3 +319,4 @@ def size_of(shape: Shape) -> int:
 
 from . import _ops_sort  # noqa: E402,F401  (sort, argsort, searchsorted, bincount)
 from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg and numpy.fft)
+from . import _ops_mutation  # noqa: E402,F401  (update_slice, scatter, scatter_ufunc)

@@ -134,6 +134,12 @@ class ufunc:
         results = _write_out(self.__name__, results, out, where)
         return results[0] if self.nout == 1 else results
 
+    def at(self, a, indices, b=None, /) -> None:
+        """NumPy's `ufunc.at`: unbuffered in-place `a[indices] = ufunc(a[indices], b)`,
+        so repeated indices apply once each (see `mutation.ufunc_at`)."""
+        from .mutation import ufunc_at  # mutation builds on this module
+        ufunc_at(self.__name__, a, indices, b)
+
     def outer(self, a, b):
         a, b = as_array(a), as_array(b)
         return self(a.reshape(a.shape + (1,) * b.ndim), b)

@@ -1,27 +1,33 @@
-"""Indexing: `x[key]` for every key NumPy accepts, `take`, `take_along_axis`, and the
-functions whose result shape depends on data (`nonzero`, `argwhere`, `compress`).
+"""Indexing: `x[key]` and `x[key] = value` for every key NumPy accepts, `take`,
+`take_along_axis`, and the functions whose result shape depends on data (`nonzero`,
+`argwhere`, `compress`).
 
-Basic indices (integers, slices, `...`, `None`) become one `slice` and one `reshape`.
-Integer-array indices become one `take` on the advanced axes merged into one (so the
-XLA backend gets one gather). Boolean masks decide the result's shape, so they are
-materialized (a flush with cause "shape") and continue as integer indices. Indices
-known on the host are bounds-checked at once; lazy ones by a `normalize_index` node,
-which raises IndexError when the program runs.
+Basic indices (integers, slices, `...`, `None`) become one `slice` and one `reshape`,
+a view of `x` (see `_array`); assigning to them is an `update_slice` written through.
+Integer-array indices slice first, then move the advanced axes to the front and merge
+them into one, so reading is one `take` (one XLA gather) and writing one `scatter` of
+rows. Boolean masks decide the result's shape, so they are materialized (a flush with
+cause "shape") and continue as integer indices. Indices known on the host are
+bounds-checked at once; lazy ones by a `normalize_index` node, which raises IndexError
+when the program runs.
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import warnings
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import _dtypes, _flush
+from .._array import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
-from .common import (Array, apply, as_array, astype, leaf, normalize_axis, reshape_node,
-                     transpose_node, wrap)
-from .elementwise import add, multiply
+from .common import (Array, apply, as_array, astype, broadcast_node, leaf, normalize_axis,
+                     reshape_node, transpose_node, wrap)
+from .elementwise import add, multiply, real
 
 _INVALID_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                   "and integer or boolean arrays are valid indices")
@@ -64,10 +70,11 @@ def _classify(entry):
         raise IndexError(_INVALID_INDEX) from None
 
 
-def _expand(x: Array, key) -> list[tuple[str, object]]:
+def _expand(x: Array, key) -> tuple[list[tuple[str, object]], bool]:
     """Classified entries with the ellipsis expanded and masks turned into integer
-    index arrays (materializing lazy masks), one entry per indexed axis."""
-    entries = [_classify(e) for e in (key if isinstance(key, tuple) else (key,))]
+    index arrays (materializing lazy masks), one entry per indexed axis; and whether
+    the key has integer index arrays (whose indices may repeat, unlike a mask's)."""
+    entries = [_classify(e) for e in _as_tuple(key)]
     if sum(kind == "ellipsis" for kind, _ in entries) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = sum(1 if kind in ("slice", "int", "array") else
@@ -89,7 +96,11 @@ def _expand(x: Array, key) -> list[tuple[str, object]]:
         else:
             expanded.append((kind, payload))
             axis += kind != "none"
-    return expanded
+    return expanded, any(kind == "array" for kind, _ in entries)
+
+
+def _as_tuple(key) -> tuple:
+    return key if isinstance(key, tuple) else (key,)
 
 
 def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
@@ -125,22 +136,36 @@ def _index_node(index, size: int, axis: int):
     return apply("normalize_index", node, size=size, axis=axis)
 
 
+def _is_advanced(entries) -> bool:
+    return any(kind in ("array", "newaxis_pick") for kind, _ in entries)
+
+
 def getitem(x, key) -> Array:
-    """`x[key]` with NumPy's basic and advanced indexing rules."""
+    """`x[key]` with NumPy's basic and advanced indexing rules; a basic index gives a
+    view of `x` (a NumPy scalar when every index is an integer)."""
     x = as_array(x)
-    entries = _expand(x, key)
-    if any(kind in ("array", "newaxis_pick") for kind, _ in entries):
-        return _advanced(x, entries)
-    return _basic(x, entries, scalar=not any(e is Ellipsis for e in (
-        key if isinstance(key, tuple) else (key,))))
+    entries, _ = _expand(x, key)
+    if _is_advanced(entries):
+        plan = _advanced_plan(x, entries)
+        taken = apply("take", replay(x._node, plan.steps), plan.flat, axis=0)
+        return wrap(reshape_node(transpose_node(taken, plan.order), plan.shape))
+    steps, _, probe_key = _basic_steps(x, entries)
+    result = wrap(replay(x._node, steps), not any(e is Ellipsis for e in _as_tuple(key)))
+    if result._scalar:
+        return result
+    return x._make_view(result, steps, lambda probe, shape: probe[probe_key])
 
 
-def _basic(x: Array, entries, scalar: bool) -> Array:
-    starts, stops, steps, out_shape = [], [], [], []
-    axis = 0
+def _basic_steps(x: Array, entries):
+    """The view steps of a basic index (a slice, then a reshape for the integer and
+    None entries), the shape they give, and the same index for a NumPy stand-in."""
+    starts, stops, steps, out_shape, probe_key = [], [], [], [], []
+    axis, reshaped = 0, False
     for kind, payload in entries:
         if kind == "none":
             out_shape.append(1)
+            probe_key.append(None)
+            reshaped = True
             continue
         n = x.shape[axis]
         if kind == "int":
@@ -149,25 +174,44 @@ def _basic(x: Array, entries, scalar: bool) -> Array:
                                  f"with size {n}")
             i = payload % n
             starts.append(i), stops.append(i + 1), steps.append(1)
+            probe_key.append(i)
+            reshaped = True
         else:
-            start, stop, step = payload.indices(n)
-            starts.append(start), stops.append(stop), steps.append(step)
-            out_shape.append(len(range(start, stop, step)))
+            start, stop, stride = payload.indices(n)
+            starts.append(start), stops.append(stop), steps.append(stride)
+            out_shape.append(len(range(start, stop, stride)))
+            probe_key.append(slice(start, None if stop < 0 else stop, stride))
         axis += 1
-    node = x._node
-    if tuple(starts) != (0,) * x.ndim or tuple(stops) != x.shape or set(steps) - {1}:
-        node = apply("slice", node, starts=tuple(starts), stops=tuple(stops),
-                     steps=tuple(steps))
-    return wrap(reshape_node(node, tuple(out_shape)), scalar)
+    chain = []
+    starts, stops, steps = tuple(starts), tuple(stops), tuple(steps)
+    out_shape = tuple(out_shape)
+    if any(starts) or stops != x.shape or any(c != 1 for c in steps):
+        chain.append(step("slice", starts=starts, stops=stops, steps=steps))
+    if reshaped and out_shape != tuple(len(range(*b)) for b in zip(starts, stops, steps)):
+        chain.append(step("reshape", shape=out_shape))
+    return tuple(chain), out_shape, tuple(probe_key) + (Ellipsis,)
 
 
-def _advanced(x: Array, entries) -> Array:
-    # Slices first (a basic index on every axis that has one), then one take.
-    slice_entries = [(k, p) if k == "slice" else ("slice", slice(None))
-                     for k, p in entries if k not in ("none", "newaxis_pick")]
-    sliced = _basic(x, slice_entries, scalar=False) if slice_entries else x
+class _Plan(NamedTuple):
+    """An advanced index as view steps that bring the indexed rows of `x` to the front
+    (slices applied, the advanced axes moved first and merged into one), `flat` (the
+    row of each index, of the broadcast index shape), and the transpose `order` and
+    reshape to `shape` that put the picked rows where NumPy puts them."""
+    steps: tuple
+    flat: object
+    rows: tuple  # the shape the steps give: (number of rows,) + the row shape
+    order: tuple
+    shape: tuple
+
+
+def _advanced_plan(x: Array, entries) -> _Plan:
+    steps, shape, _ = _basic_steps(x, [(k, p) if k == "slice" else ("slice", slice(None))
+                                       for k, p in entries
+                                       if k not in ("none", "newaxis_pick")])
+    steps = list(steps)
     if any(k == "newaxis_pick" for k, _ in entries):
-        sliced = wrap(reshape_node(sliced._node, _with_new_axes(sliced.shape, entries)))
+        shape = _with_new_axes(shape, entries)
+        steps.append(step("reshape", shape=shape))
         entries = [("array", p) if k == "newaxis_pick" else ("slice", slice(None))
                    if k == "none" else (k, p) for k, p in entries]
     adv_axes, indices, rest_axes, layout = [], [], [], []
@@ -191,13 +235,18 @@ def _advanced(x: Array, entries) -> Array:
         shapes = " ".join(str(tuple(np.shape(i))) for i in indices)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
-    sizes = [sliced.shape[a] for a in adv_axes]
+    sizes = [shape[a] for a in adv_axes]
     nodes = [_index_node(i, n, a) for i, n, a in zip(indices, sizes, adv_axes)]
     flat = _flat_index(nodes, sizes, index_shape)
-    moved = transpose_node(sliced._node, tuple(adv_axes + rest_axes))
-    merged = reshape_node(moved, (math.prod(sizes),) + tuple(sliced.shape[a] for a in rest_axes))
-    taken = apply("take", merged, flat, axis=0)
-    return wrap(_place(taken, layout, len(index_shape), len(rest_axes)))
+    perm = tuple(adv_axes + rest_axes)
+    if perm != tuple(range(len(perm))):
+        steps.append(step("transpose", axes=perm))
+    rest_shape = tuple(shape[a] for a in rest_axes)
+    rows = (math.prod(sizes),) + rest_shape
+    if rows != tuple(shape[a] for a in perm):
+        steps.append(step("reshape", shape=rows))
+    order, final_shape = _placement(layout, index_shape, rest_shape)
+    return _Plan(tuple(steps), flat, rows, order, final_shape)
 
 
 def _with_new_axes(shape, entries) -> tuple:
@@ -231,37 +280,169 @@ def _flat_index(nodes, sizes, index_shape):
                                                         shape=index_shape)
 
 
-def _place(taken, layout, n_index_dims: int, n_rest: int):
-    """Move the index dimensions where NumPy puts them and insert the None axes."""
-    adv_positions = [i for i, item in enumerate(layout) if item == "adv"]
-    adjacent = adv_positions == list(range(adv_positions[0], adv_positions[-1] + 1))
-    index_dims = list(range(n_index_dims))
-    order, final_shape = [], []
-    if not adjacent:
-        order += index_dims
+def _placement(layout, index_shape: tuple, rest_shape: tuple) -> tuple[tuple, tuple]:
+    """The transpose order and final shape that move the index dimensions of the picked
+    rows (index_shape + rest_shape) where NumPy puts them, with the None axes: in place
+    of adjacent advanced indices, else first."""
+    adv = [i for i, item in enumerate(layout) if item == "adv"]
+    adjacent = adv == list(range(adv[0], adv[-1] + 1))
+    index_dims = tuple(range(len(index_shape)))
+    order, shape = ([], []) if adjacent else (list(index_dims), list(index_shape))
     placed = not adjacent
-    for item in layout:
-        if item == "adv":
-            if not placed:
-                order += index_dims
-                placed = True
-        elif item != "new":
-            order.append(n_index_dims + item[1])
-    node = transpose_node(taken, tuple(order))
-    placed = not adjacent
-    dims = iter(node.shape)
-    if not adjacent:
-        final_shape += [next(dims) for _ in index_dims]
     for item in layout:
         if item == "new":
-            final_shape.append(1)
+            shape.append(1)
         elif item == "adv":
             if not placed:
-                final_shape += [next(dims) for _ in index_dims]
+                order += index_dims
+                shape += index_shape
                 placed = True
         else:
-            final_shape.append(next(dims))
-    return reshape_node(node, tuple(final_shape))
+            order.append(len(index_shape) + item[1])
+            shape.append(rest_shape[item[1]])
+    return tuple(order), tuple(shape)
+
+
+# ----- assignment ------------------------------------------------------------------
+
+class Target(NamedTuple):
+    """Where `x[key]` lies, for writing it: view `steps` to the region (a basic index,
+    `plan` None) or to the rows of an advanced index's `plan`; the shape of `x[key]`;
+    whether every index of the plan is distinct; whether the key picks one element with
+    integers alone (NumPy's single-element assignment)."""
+    steps: tuple
+    shape: tuple
+    plan: _Plan | None
+    unique: bool
+    scalar: bool
+
+
+def target(x: Array, key) -> Target:
+    entries, int_arrays = _expand(x, key)
+    if _is_advanced(entries):
+        plan = _advanced_plan(x, entries)
+        return Target(plan.steps, plan.shape, plan, not int_arrays or _distinct(plan.flat),
+                      False)
+    steps, shape, _ = _basic_steps(x, entries)
+    scalar = (all(kind == "int" for kind, _ in entries)
+              and not any(e is Ellipsis for e in _as_tuple(key)))
+    return Target(steps, shape, None, True, scalar)
+
+
+def setitem(x: Array, key, value) -> None:
+    """`x[key] = value` with NumPy's rules: `value` cast as NumPy casts it and
+    broadcast to `x[key]`'s shape; where integer indices repeat, the last value wins.
+    `x` is rebound to the new value (written through to its owner if it is a view)."""
+    if x._scalar:
+        raise TypeError(f"'numpy.{x.dtype.type.__name__}' object does not support item "
+                        "assignment")
+    x._check_writeable()
+    where = target(x, key)
+    mismatch = _basic_mismatch if where.plan is None else _advanced_mismatch(x, key)
+    values = assigned_values(value, x.dtype, where.shape, mismatch, where.scalar)
+    if not math.prod(where.shape) or _is_region_of(value, x, where.steps):
+        return
+    if where.plan is not None:
+        rows = replay(x._node, where.steps)
+        values = apply("scatter", rows, *row_updates(where.plan, values), unique=where.unique)
+    x._write_at(where.steps, values)
+
+
+def row_updates(plan: _Plan, *values) -> tuple:
+    """The plan's row indices as a (k,) node, then each of `values` (nodes of the
+    indexing result's shape) as (k, *row shape) rows: NumPy's placement undone."""
+    k = math.prod(plan.flat.shape)
+    picked = plan.flat.shape + plan.rows[1:]  # the rows picked, before NumPy's placement
+    placed = tuple(picked[o] for o in plan.order)
+    inverse = tuple(np.argsort(plan.order).tolist())
+    rows = [reshape_node(transpose_node(reshape_node(v, placed), inverse), (k,) + plan.rows[1:])
+            for v in values]
+    return (reshape_node(plan.flat, (k,)), *rows)
+
+
+def _distinct(flat) -> bool:
+    """Whether indices known on the host are all different (a plain scatter suffices)."""
+    return flat.is_computed and np.unique(flat.value).size == flat.value.size
+
+
+def _is_region_of(value, x: Array, steps) -> bool:
+    """Whether `value` is the view `x[key]` itself (as in `x[key] += 1`, whose in-place
+    add has already written it): then there is nothing more to write."""
+    layout = value._layout if isinstance(value, Array) else None
+    if layout is None or layout.base is None or layout.base is not x._owner():
+        return False
+    chain = x._layout.steps if x._layout is not None else ()
+    return layout.steps == compose(chain, steps) and value.dtype == x.dtype
+
+
+def _basic_mismatch(vshape, shape) -> Exception:
+    return ValueError(f"could not broadcast input array from shape {vshape} into shape "
+                      f"{shape}")
+
+
+def _advanced_mismatch(x: Array, key):
+    """NumPy's error for a value that does not fit an advanced index: a whole-array
+    boolean mask takes a 0-d or 1-d value of one element or one per true element."""
+    entry = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    whole_mask = (isinstance(entry, (np.ndarray, Array)) and entry.dtype == np.bool_
+                  and entry.ndim == x.ndim > 0)
+
+    def mismatch(vshape, shape):
+        if whole_mask and len(vshape) > 1:
+            return TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                             f"1-dimensional input, input has {len(vshape)} dimensions")
+        if whole_mask:
+            return ValueError(f"NumPy boolean array indexing assignment cannot assign "
+                              f"{math.prod(vshape)} input values to the {shape[0]} output "
+                              "values where the mask is true")
+        return ValueError(f"shape mismatch: value array of shape {vshape} could not be "
+                          f"broadcast to indexing result of shape {shape}")
+    return mismatch
+
+
+def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
+                    scalar: bool = False):
+    """`value` as NumPy's assignment into `shape` elements of `dtype` takes it, as a
+    node of that shape: host values are cast by NumPy itself (so its errors and
+    warnings are NumPy's: OverflowError, ComplexWarning, ...), lazy ones unsafely as
+    NumPy casts arrays. `scalar`: a single element (every index an integer)."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Array) for v in value):
+        value = as_array(value)
+    if isinstance(value, Array):
+        if scalar and value.ndim:
+            raise ValueError("setting an array element with a sequence.")
+        node = reshape_node(cast_unsafe(value, dtype)._node,
+                            _fitted(value.shape, shape, mismatch))
+    elif scalar:
+        proxy = np.empty(1, dtype)
+        proxy[0] = value
+        node = leaf(proxy.reshape(()), (), proxy.dtype)
+    else:
+        proxy = np.empty(_fitted(np.shape(value), shape, mismatch), dtype)
+        proxy[...] = value
+        node = leaf(proxy, proxy.shape, proxy.dtype)
+    return broadcast_node(node, shape)
+
+
+def _fitted(vshape: tuple, shape: tuple, mismatch) -> tuple:
+    """`vshape` without the leading length-1 axes NumPy drops, checked to broadcast to
+    `shape` (`mismatch(vshape, shape)` is raised otherwise)."""
+    fitted = tuple(vshape)
+    while len(fitted) > len(shape) and fitted[0] == 1:
+        fitted = fitted[1:]
+    if len(fitted) > len(shape) or any(
+            v not in (1, n) for v, n in zip(fitted[::-1], shape[::-1])):
+        raise mismatch(tuple(vshape), tuple(shape))
+    return fitted
+
+
+def cast_unsafe(value: Array, dtype) -> Array:
+    """`value` in `dtype` with NumPy's unsafe cast (and its ComplexWarning)."""
+    if _dtypes.is_complex(value.dtype) and not _dtypes.is_complex(dtype):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=5)
+        value = real(value)
+    return astype(value, dtype)
 
 
 # ----- functions whose result shape depends on data --------------------------------

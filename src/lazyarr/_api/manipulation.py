@@ -107,8 +107,7 @@ def _reversed_axes(ndim: int) -> tuple[int, ...]:
     return tuple(range(ndim - 1, -1, -1))
 
 
-@export
-def reshape(a, /, shape, order="C", *, copy=None):
+def _reshaped(a, /, shape, order="C", *, copy=None):
     """`a` with a new shape (one entry may be -1), read in C or Fortran order."""
     x = as_array(a)
     order = _check_order(order, "reshape", ("C", "F", "A"))
@@ -121,11 +120,10 @@ def reshape(a, /, shape, order="C", *, copy=None):
     return _like(x, transpose_node(node, _reversed_axes(len(shape))))
 
 
-@export
-def ravel(a, order="C"):
+def _raveled(a, order="C"):
     """`a` as a 1-d array, in C order (or Fortran order for 'F')."""
     x = as_array(a)
-    return reshape(x, (x.size,), order="F" if _check_order(order, "ravel") == "F" else "C")
+    return _reshaped(x, (x.size,), order="F" if _check_order(order, "ravel") == "F" else "C")
 
 
 def _axes_permutation(axes, ndim: int, func: str) -> tuple[int, ...]:
@@ -138,8 +136,7 @@ def _axes_permutation(axes, ndim: int, func: str) -> tuple[int, ...]:
     return perm
 
 
-@export
-def transpose(a, axes=None):
+def _transposed(a, axes=None):
     """`a` with its axes permuted (reversed when `axes` is None)."""
     x = as_array(a)
     perm = _reversed_axes(x.ndim) if axes is None else _axes_permutation(axes, x.ndim,
@@ -163,8 +160,7 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
-@export
-def swapaxes(a, axis1, axis2):
+def _swapped(a, axis1, axis2):
     """`a` with two axes interchanged."""
     x = as_array(a)
     i = normalize_axis(axis1, x.ndim, "swapaxes")
@@ -182,8 +178,7 @@ def _axis_sequence(axis, ndim: int, func: str, what: str = "axis") -> tuple[int,
     return axes
 
 
-@export
-def moveaxis(a, source, destination):
+def _moved(a, source, destination):
     """`a` with the `source` axes moved to the `destination` positions."""
     x = as_array(a)
     src = _axis_sequence(source, x.ndim, "moveaxis", "source")
@@ -197,8 +192,7 @@ def moveaxis(a, source, destination):
     return _like(x, transpose_node(x._node, tuple(order)))
 
 
-@export
-def expand_dims(a, axis):
+def _expanded(a, axis):
     """`a` with new length-1 axes at the positions `axis` (an int or a tuple)."""
     x = as_array(a)
     if isinstance(axis, (list, tuple)):
@@ -210,8 +204,7 @@ def expand_dims(a, axis):
     return _reshape_c(x, shape)
 
 
-@export
-def squeeze(a, axis=None):
+def _squeezed(a, axis=None):
     """`a` without its length-1 axes (only those in `axis`, which must have length 1)."""
     x = as_array(a)
     if axis is None:
@@ -245,7 +238,9 @@ def broadcast_to(array, shape, subok=False):
     if any(n not in (1, m) for n, m in zip(x.shape[::-1], shape[::-1])):
         raise ValueError(f"broadcast_to: operands could not be broadcast together with "
                          f"remapped shapes: {x.shape} and requested shape {shape}")
-    return wrap(broadcast_node(x._node, shape), False)
+    result = wrap(broadcast_node(x._node, shape), False)
+    result.flags.writeable = False  # as NumPy's: many elements share one memory location
+    return result
 
 
 @export
@@ -948,3 +943,54 @@ def size(a, axis=None) -> int:
     if axis is None:
         return x.size
     return x.shape[normalize_axis(axis, x.ndim, "size")]
+
+
+# ---------------------------------------------------------------------------------
+# The public forms: views of their argument where NumPy returns views (see
+# Array._view_by); the functions above compute the values.
+
+@export
+def reshape(a, /, shape, order="C", *, copy=None):
+    """NumPy's reshape: a view where NumPy gives one, else a copy; copy=True copies."""
+    result = as_array(a).reshape(shape, order=order)
+    return result.copy() if copy else result
+
+
+@export
+def ravel(a, order="C"):
+    """NumPy's ravel: a view when `a` is contiguous in that order, else a copy."""
+    return as_array(a).ravel(order)
+
+
+@export
+def transpose(a, axes=None):
+    """NumPy's transpose: a view with the axes permuted (reversed by default)."""
+    return as_array(a).transpose(axes)
+
+
+@export
+def swapaxes(a, axis1, axis2):
+    """NumPy's swapaxes: a view with two axes exchanged."""
+    return as_array(a).swapaxes(axis1, axis2)
+
+
+@export
+def squeeze(a, axis=None):
+    """NumPy's squeeze: a view without the given (or all) length-1 axes."""
+    return as_array(a).squeeze(axis)
+
+
+@export
+def moveaxis(a, source, destination):
+    """NumPy's moveaxis: a view with axes moved to new positions."""
+    x = as_array(a)
+    return x._view_by(lambda v: _moved(v, source, destination),
+                      lambda p, shape: np.moveaxis(p, source, destination))
+
+
+@export
+def expand_dims(a, axis):
+    """NumPy's expand_dims: a view with length-1 axes inserted."""
+    x = as_array(a)
+    return x._view_by(lambda v: _expanded(v, axis),
+                      lambda p, shape: np.reshape(p, shape, copy=False))

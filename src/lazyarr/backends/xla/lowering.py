@@ -28,6 +28,7 @@ from jax import lax
 
 from ..._ops import UFUNCS
 from . import lowering_linalg, lowering_sort
+from . import lowering_mutation
 
 
 # ---------------------------------------------------------------------------------
@@ -590,10 +591,18 @@ def _c_expm1(z):
     return _pack(re, jnp.exp(x) * jnp.sin(y))
 
 
+def _flushed(x):
+    """x with subnormals as zeros of their sign: what XLA's CPU arithmetic reads them
+    as anyway (DAZ), made explicit where an XLA kernel would otherwise see some parts
+    flushed and others not (complex log's angle came out with the wrong sign)."""
+    tiny = np.finfo(np.dtype(x.dtype)).tiny
+    return jnp.where(jnp.abs(x) < tiny, jnp.copysign(jnp.zeros_like(x), x), x)
+
+
 def _c_log(z):
     """clog: log|z| is inf when either part is infinite, even with a NaN."""
-    re, im = _parts(z)
-    r = jnp.log(z)
+    re, im = _flushed(jnp.real(z)), _flushed(jnp.imag(z))
+    r = jnp.log(_pack(re, im))
     return _pack(jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.real(r)), jnp.imag(r))
 
 
@@ -940,23 +949,37 @@ def _extreme(fn, better):
     return lowered
 
 
+# Float running sums and products along axes up to this long are computed in NumPy's
+# order (a scan), so they round exactly as NumPy's; longer ones use XLA's parallel
+# prefix, which rounds differently (documented).
+_SEQUENTIAL_MAX = 1024
+
+
+def _in_order(x, axis) -> bool:
+    return x.dtype == jnp.float16 or (_kind(x) in "fc" and x.shape[axis] <= _SEQUENTIAL_MAX)
+
+
 def _cumsum(x, axis):
-    if x.dtype == jnp.float16:  # NumPy rounds each running sum to float16
+    if _in_order(x, axis):  # float16: NumPy rounds each running sum to float16
         if x.shape[axis] == 0:
             return x
-        return _sequential(jnp.add, x, axis)[0]
+        return _sequential(_rounded_step(jnp.add), x, axis)[0]
     return jnp.cumsum(x, axis=axis, dtype=x.dtype)
 
 
 def _cumprod(x, axis):
     """NumPy multiplies in order; complex with its SIMD loop for two elements, its
     scalar loop (in place) for more."""
-    if _kind(x) == "c" or x.dtype == jnp.float16:
+    if _kind(x) == "c" or _in_order(x, axis):
         if x.shape[axis] == 0:
             return x
         step = _c_mul(fused=x.shape[axis] == 2) if _kind(x) == "c" else jnp.multiply
-        return _sequential(step, x, axis)[0]
+        return _sequential(_rounded_step(step), x, axis)[0]
     return jnp.cumprod(x, axis=axis, dtype=x.dtype)
+
+
+def _rounded_step(step):
+    return lambda a, b: _rounded(step(a, b))
 
 
 _REDUCERS = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod,
@@ -994,6 +1017,7 @@ CHECKED = {"normalize_index": _normalize_index, "power": _power}
 # The chapters with their own lowering modules.
 LOWERINGS.update(lowering_linalg.LOWERINGS)
 LOWERINGS.update(lowering_sort.LOWERINGS)
+LOWERINGS.update(lowering_mutation.LOWERINGS)
 CHECKED.update(lowering_linalg.CHECKED)
 
 

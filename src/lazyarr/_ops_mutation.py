@@ -1,0 +1,53 @@
+"""The primitives behind mutation: a write into a strided region, and scatters.
+
+Nodes never change: `x[idx] = v` builds a node for the new value of `x` from its old
+one, and the handle is rebound to it. `update_slice` writes a basic-slice region;
+`scatter` writes rows picked by an index (the last write wins where indices repeat, as
+in NumPy); `scatter_ufunc` is `ufunc.at`, applying the ufunc once per index, in order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ops import primitive
+
+
+def _first(shapes_or_dtypes, **_):
+    return shapes_or_dtypes[0]
+
+
+def _region(starts, lengths, steps) -> tuple:
+    """The slices that select `lengths` elements from `starts` by `steps`."""
+    def one(start, n, step):
+        stop = start + n * step
+        return slice(start, None if stop < 0 else stop, step)
+    return tuple(one(int(a), n, c) for a, n, c in zip(starts, lengths, steps))
+
+
+@primitive("update_slice", _first, _first)
+def _update_slice(x, values, starts, steps):
+    """x with `values` written at x[start::step, ...] (starts: an int64 vector input,
+    so writes at different positions run the same program)."""
+    out = x.copy()
+    out[_region(starts, values.shape, steps)] = values
+    return out
+
+
+@primitive("scatter", _first, _first)
+def _scatter(x, index, values, unique):
+    """x with rows x[index[k]] = values[k]; where an index repeats, the last write
+    wins (NumPy's order). `unique` promises that no index repeats."""
+    out = x.copy()
+    out[index] = values
+    return out
+
+
+@primitive("scatter_ufunc", _first, _first)
+def _scatter_ufunc(x, index, *values, ufunc, dtype):
+    """`ufunc.at`: x[index[k]] = ufunc(x[index[k]], values[k]) for each k in order, so
+    repeated indices accumulate. x's rows are cast to `dtype` (the loop's first input;
+    `values` arrive in the loop's other input dtypes) and results back to x's dtype."""
+    out = x.copy()
+    getattr(np, ufunc).at(out, index, *values)
+    return out

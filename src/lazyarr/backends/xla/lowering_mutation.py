@@ -1,0 +1,86 @@
+"""The mutation primitives as jax operations.
+
+XLA applies the updates of a scatter whose indices repeat in an unspecified order;
+NumPy applies them in index order (the last write wins, `ufunc.at` accumulates in
+order). So a scatter with possibly repeated indices first keeps, for each target row,
+only its last update, and `ufunc.at` runs in rounds: round r applies the r-th update of
+every target row, so each round's indices are distinct.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+from jax import lax
+
+
+def _update_slice(x, values, starts, steps):
+    if values.size == 0:
+        return x
+    if all(step == 1 for step in steps):
+        return lax.dynamic_update_slice(x, values, [starts[i] for i in range(x.ndim)])
+    # A strided region: spread `values` with interior padding over the span it covers,
+    # and write that span back with the elements in between kept.
+    lows, spans, config = [], [], []
+    for axis, step in enumerate(steps):
+        n = values.shape[axis]
+        if step < 0:
+            values = lax.rev(values, (axis,))
+            lows.append(starts[axis] + (n - 1) * step)
+        else:
+            lows.append(starts[axis])
+        spans.append((n - 1) * abs(step) + 1)
+        config.append((0, 0, abs(step) - 1))
+    spread = lax.pad(values, jnp.zeros((), values.dtype), config)
+    picked = lax.pad(jnp.ones(values.shape, bool), False, config)
+    span = lax.dynamic_slice(x, lows, spans)
+    return lax.dynamic_update_slice(x, jnp.where(picked, spread, span), lows)
+
+
+def _last_updates(index, rows: int):
+    """`index` with every update but the last one to each row sent out of bounds."""
+    position = jnp.arange(index.shape[0], dtype=index.dtype)
+    last = jnp.full((rows,), -1, index.dtype).at[index].max(position,
+                                                             mode="promise_in_bounds")
+    return jnp.where(last[index] == position, index, rows)
+
+
+def _scatter(x, index, values, unique):
+    if unique:
+        return x.at[index].set(values, unique_indices=True, mode="promise_in_bounds")
+    return x.at[_last_updates(index, x.shape[0])].set(values, mode="drop")
+
+
+def _occurrence(index):
+    """For each update, how many earlier updates target the same row."""
+    k = index.shape[0]
+    order = jnp.argsort(index, stable=True)
+    ordered = index[order]
+    position = jnp.arange(k, dtype=index.dtype)
+    first = jnp.concatenate([jnp.ones((min(k, 1),), bool), ordered[1:] != ordered[:-1]])
+    group_start = lax.cummax(jnp.where(first, position, 0), axis=0)
+    return jnp.zeros((k,), index.dtype).at[order].set(position - group_start,
+                                                       unique_indices=True)
+
+
+def _scatter_ufunc(x, index, *values, ufunc, dtype):
+    from .lowering import CHECKED, LOWERINGS, convert
+    if index.shape[0] == 0:
+        return x
+    if ufunc in CHECKED:  # errors a checked lowering reports are not raised here
+        fn = lambda *args: CHECKED[ufunc](*args, [])  # noqa: E731
+    else:
+        fn = LOWERINGS[ufunc]
+    rank = _occurrence(index)
+    rows = x.shape[0]
+
+    def one_round(r, acc):
+        target = jnp.where(rank == r, index, rows)
+        current = convert(acc.at[target].get(mode="fill", fill_value=0), dtype)
+        result = convert(fn(current, *values), acc.dtype)
+        return acc.at[target].set(result, mode="drop")
+
+    return lax.fori_loop(0, jnp.max(rank) + 1, one_round, x)
+
+
+LOWERINGS = {"update_slice": _update_slice, "scatter": _scatter,
+             "scatter_ufunc": _scatter_ufunc}
