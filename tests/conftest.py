@@ -7,6 +7,7 @@ on XLA, where each new shape is a compile; LAZYARR_EXAMPLES sets one count for a
 """
 
 import contextlib
+import warnings
 import os
 
 import pytest
@@ -48,3 +49,12 @@ def backend(request):
     count = int(os.environ.get("LAZYARR_EXAMPLES", _EXAMPLES.get(request.param, 10)))
     with lazyarr.use_backend(request.param), _examples(request.function, count):
         yield request.param
+
+
+@pytest.fixture
+def quiet_warnings():
+    """NumPy's RuntimeWarnings (overflow, invalid values) are expected in generated
+    tests; lazyarr raises none (see docs/semantics.md)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield

@@ -4,7 +4,6 @@ helpers, fromfunction, geomspace, ravel_multi_index, unravel_index, packbits,
 unpackbits and the window functions, on generated dtypes and shapes (0-d and size-0
 included), plus bad input."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -13,21 +12,13 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import backend_flushes_subnormals, check, check_function, flush_subnormals
+from differential import check, check_function, clean
 from strategies import FLOAT, INTEGER, NUMERIC, arrays
 
 SMALL = dict(max_dims=3, max_side=4)
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-def clean(x):
-    return flush_subnormals(x) if backend_flushes_subnormals() else x
+pytestmark = pytest.mark.usefixtures("quiet_warnings")
 
 
 def some_array(data, dtypes=NUMERIC, **kwargs):

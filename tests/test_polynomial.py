@@ -3,7 +3,6 @@ polydiv, polyder, polyint, polyval, polyfit, roots and vander, on generated dtyp
 lengths (0 included) and values (NaN and infinities where NumPy computes with them),
 plus bad input."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -12,21 +11,13 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import backend_flushes_subnormals, check_function, flush_subnormals
+from differential import check_function, clean
 from strategies import COMPLEX, FLOAT, INTEGER, NUMERIC, REAL, arrays
 
 VECTOR = dict(min_dims=1, max_dims=1, max_side=5)
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-def clean(x):
-    return flush_subnormals(x) if backend_flushes_subnormals() else x
+pytestmark = pytest.mark.usefixtures("quiet_warnings")
 
 
 def small(dtype, shape):

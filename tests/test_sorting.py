@@ -3,7 +3,6 @@ partition, argpartition, sort_complex, searchsorted, the unique family, isin and
 1-d set operations, digitize, bincount and histograms, on generated dtypes, shapes
 (0-d and size-0 included) and values (NaN, infinities, signed zeros, ties)."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -12,25 +11,14 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import (assert_same, backend_flushes_subnormals, check, check_function,
-                          flush_subnormals)
+from differential import assert_same, check, check_function, clean
 from strategies import BOOL, COMPLEX, FLOAT, INTEGER, NUMERIC, REAL, arrays, elements
 
 SMALL = dict(max_dims=3, max_side=4)
 KINDS = [None, "quicksort", "mergesort", "heapsort", "stable"]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-def clean(x):
-    """XLA on CPU reads subnormal inputs as zero (a documented deviation, tested
-    elsewhere): both sides get them flushed."""
-    return flush_subnormals(x) if backend_flushes_subnormals() else x
+pytestmark = pytest.mark.usefixtures("quiet_warnings")
 
 
 def some_array(draw, dtypes=NUMERIC, **shape_kwargs):

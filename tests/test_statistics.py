@@ -3,7 +3,6 @@ their NaN variants, and weights), cov, corrcoef, diff, ediff1d, gradient, trapez
 interp, convolve and correlate, on generated dtypes, shapes (0-d and size-0
 included) and values (NaN, infinities, signed zeros, ties)."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -12,8 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import (assert_same, backend_flushes_subnormals, check_function,
-                          flush_subnormals)
+from differential import assert_same, check_function, clean
 from strategies import COMPLEX, NUMERIC, REAL, arrays, elements
 
 SMALL = dict(max_dims=3, max_side=4)
@@ -23,17 +21,7 @@ METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
 QUANTILE_FUNCTIONS = ["quantile", "percentile", "nanquantile", "nanpercentile"]
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-def clean(x):
-    """XLA on CPU reads subnormal inputs as zero (a documented deviation, tested
-    elsewhere): both sides get them flushed."""
-    return flush_subnormals(x) if backend_flushes_subnormals() else x
+pytestmark = pytest.mark.usefixtures("quiet_warnings")
 
 
 def some_array(draw, dtypes=NUMERIC, **kwargs):
