@@ -382,3 +382,10 @@ def test_numpy_targets_are_written_by_numpy():
         np.add.at(a, np.array([0, 0]), la.asarray(np.array([1.0, 1.0])))
         la.place(a, np.array([0, 1, 0, 1], bool), la.arange(2.0) + 5)
     assert a.tolist() == [3.0, 5.0, 2.0, 6.0]
+
+
+def test_asarray_copy_is_a_new_owner():
+    x = la.asarray(np.array([0, 1, 2]))
+    copied, same = la.asarray(x, copy=True), la.asarray(x)
+    x[0] = 5
+    assert int(copied[0]) == 0 and int(same[0]) == 5

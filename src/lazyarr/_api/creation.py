@@ -39,7 +39,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """`a` as an array: lazyarr arrays pass through; other data becomes an input."""
     if isinstance(a, Array) and (dtype is None or _dtypes.as_dtype(dtype) == a.dtype):
-        return a
+        return Array(a._node, scalar=False) if copy else a  # copy=True: a new owner
     if copy is False and isinstance(a, Array):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     x = as_array(a, dtype)
