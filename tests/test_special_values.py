@@ -107,3 +107,12 @@ def test_floor_divide_scalar_operand(dtype):
     check_special(lambda a: a // 5.0, lambda a: a // 5.0, x)
     check_special(lambda a: a % -5.0, lambda a: a % -5.0, x)
     check_special(lambda a: -0.0 // a, lambda a: -0.0 // a, x)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("name", ["sign", "absolute", "negative", "positive", "square", "sqrt",
+                                  "floor", "ceil", "trunc", "rint", "signbit"])
+def test_float_unary(name, dtype):
+    """Signed zeros, infinities and NaN through the real unary functions (sign(-0.0) is
+    +0.0 in NumPy)."""
+    check_special(getattr(np, name), getattr(la, name), np.array(SPECIAL, dtype))

@@ -753,8 +753,14 @@ _INTEGER = {
     "lcm": _lcm,
 }
 
+def _f_sign(x):
+    """NumPy's float sign: -1, 0 (positive, also for -0.0), 1, or NaN."""
+    return jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))).astype(x.dtype)
+
+
 _FLOAT = {
     "hypot": _hypot,
+    "sign": _f_sign,
     **{name: _by_divisor(fn) for name, fn in (
         ("divide", jnp.divide), ("floor_divide", _floor_divide),
         ("remainder", _remainder), ("fmod", jnp.fmod))},
