@@ -494,6 +494,29 @@ class Array:
     def __array_function__(self, func, types, args, kwargs):
         return _dispatch.array_function(func, types, args, kwargs)
 
+    # ----- DLPack ------------------------------------------------------------------
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The computed value, exported through DLPack by the buffer that holds it: the
+        backend's (a jax.Array), or a private NumPy copy when the value is NumPy data."""
+        kwargs = dict(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        exported = self._exported()
+        try:
+            return exported.__dlpack__(**kwargs)
+        except BufferError:
+            if isinstance(exported, np.ndarray):
+                raise
+            # e.g. jax exports no DLPack version below 0.5: NumPy's host copy does
+            return np.array(exported).__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._exported().__dlpack_device__()
+
+    def _exported(self):
+        buffer = self._value_buffer()
+        if isinstance(buffer, np.ndarray) or not hasattr(buffer, "__dlpack__"):
+            return np.array(buffer)  # lazyarr's NumPy buffers must not be written by others
+        return buffer
+
     def __array_namespace__(self, api_version=None):
         import lazyarr
         return lazyarr

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtypes
 from . import export
-from .common import Array, apply, as_array, as_shape, astype, full_node, wrap
+from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
 from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
 
 
@@ -44,6 +44,20 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     x = as_array(a, dtype)
     return x if isinstance(a, (Array, np.generic)) else Array(x._node, scalar=False)
+
+
+@export
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array from any DLPack exporter (NumPy's `from_dlpack`, host memory). A lazyarr
+    array gives a new handle on its value; other data is copied unless copy=False, which
+    shares the exporter's memory as the standard asks (its later writes then show)."""
+    if isinstance(x, Array):
+        result = Array(x._node, scalar=False)  # lazyarr's buffers never change
+    else:
+        value = np.from_dlpack(x, copy=copy)
+        result = (Array(leaf(value, value.shape, value.dtype), scalar=False) if copy is False
+                  else Array(as_array(value)._node, scalar=False))
+    return result if device is None else result.to_device(device)
 
 
 @export
