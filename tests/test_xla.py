@@ -206,3 +206,12 @@ def test_buffers_that_others_can_see_are_never_donated():
     numpy.testing.assert_array_equal(numpy.asarray(held), numpy.arange(1000.0) * 2)
     numpy.testing.assert_array_equal(numpy.asarray(x), numpy.arange(1000.0) * 2 + 250)
     numpy.testing.assert_array_equal(numpy.asarray(kept), numpy.arange(1000.0) * 2 + 250)
+
+
+def test_every_primitive_has_a_lowering():
+    """The registry test of DESIGN.md: a primitive XLA cannot run fails here, not in a
+    user's program."""
+    from lazyarr._ops import OPS
+    from lazyarr.backends.xla.lowering import lowerable
+    missing = sorted(set(OPS) - lowerable() - {"input"})
+    assert not missing, f"primitives without an XLA lowering: {missing}"
