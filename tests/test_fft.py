@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 import lazyarr as la
 from lazyarr import _flush
 
-from differential import check
+from differential import assert_same, check
 from strategies import NUMERIC, shapes
 
 ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
@@ -192,3 +192,13 @@ def test_one_primitive_per_axis():
     from lazyarr._graph import topological_order
     y = la.fft.fftn(la.asarray(np.ones((2, 3, 4))), norm="ortho")
     assert sum(n.op.name == "fft" for n in topological_order([y._node])) == 3
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_frequency_dtype(name, dtype):
+    """The Array API's dtype= keyword: NumPy's frequencies, in that dtype."""
+    assert_same(getattr(np.fft, name)(7, 0.25).astype(dtype),
+                getattr(la.fft, name)(7, 0.25, dtype=dtype))
+    with pytest.raises(TypeError):
+        getattr(la.fft, name)(7, dtype=np.int32)

@@ -252,21 +252,39 @@ def _check_length(n, func: str):
 
 
 @export(namespace="fft")
-def fftfreq(n, d=1.0, device=None):
-    """NumPy's fftfreq: the sample frequencies [0, 1, ..., -2, -1] / (d * n)."""
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    """NumPy's fftfreq: the sample frequencies [0, 1, ..., -2, -1] / (d * n); `dtype`
+    (a real floating dtype) as the Array API adds it."""
     _check_length(n, "fftfreq")
+    result_dtype = _frequency_dtype(dtype, "fftfreq")
     val = 1.0 / (n * d)
     if n < 0:
         raise ValueError(f"fftfreq: negative dimensions are not allowed (n={n})")
     half = (n - 1) // 2 + 1
     results = concatenate([arange(0, half, dtype=int, device=device),
                            arange(-(n // 2), 0, dtype=int, device=device)])
-    return results * val
+    return _as_frequency(results * val, result_dtype)
 
 
 @export(namespace="fft")
-def rfftfreq(n, d=1.0, device=None):
-    """NumPy's rfftfreq: the sample frequencies [0, 1, ..., n // 2] / (d * n)."""
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """NumPy's rfftfreq: the sample frequencies [0, 1, ..., n // 2] / (d * n); `dtype`
+    as in fftfreq."""
     _check_length(n, "rfftfreq")
+    result_dtype = _frequency_dtype(dtype, "rfftfreq")
     val = 1.0 / (n * d)
-    return arange(0, n // 2 + 1, dtype=int, device=device) * val
+    return _as_frequency(arange(0, n // 2 + 1, dtype=int, device=device) * val, result_dtype)
+
+
+def _frequency_dtype(dtype, func: str):
+    """None (NumPy's own result dtype) or the real floating dtype asked for."""
+    if dtype is None:
+        return None
+    dtype = _dtypes.as_dtype(dtype)
+    if not _dtypes.is_floating(dtype):
+        raise TypeError(f"{func}: dtype must be a real floating dtype, not {dtype}")
+    return dtype
+
+
+def _as_frequency(result, dtype):
+    return result if dtype is None else result.astype(dtype)
