@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 import lazyarr as la
 
 from differential import assert_same, check, clean
+from test_indexing import MIXED_KEYS as MIXED_GET_KEYS
 from strategies import NUMERIC, arrays, elements
 
 
@@ -75,14 +76,8 @@ def test_masks(a, data):
     assert flushes.causes["shape"] == 1 and flushes.count == 1
 
 
-MIXED_KEYS = [
-    (slice(None), [0, 2], [1, 3]), ([0, 2], slice(None), [1, 3]), (0, slice(None), [1, 3]),
-    (slice(None), 0, [1, 3]), (Ellipsis, [1, -1]), ([[0, 1], [2, 0]],), (1, None, [0, 1]),
-    ([0, 1], None, [0, 1]), (None, [0, 2], Ellipsis, None), (slice(1, None, -1), [3, 0], 2),
-    ([], slice(None)), ([0, 0, 1], [1, 1, 1], [4, 3, 2]), (True,), (False, 0),
-    (slice(None), True, [1, 2]), (np.array([True, False, True]),),
-    (Ellipsis, np.array([True, False, True, True, False])),
-    (0, np.arange(20).reshape(4, 5) > 7),
+# Every mixed key the getitem tests use, and some that only writes exercise.
+MIXED_KEYS = MIXED_GET_KEYS + [
     (slice(None, None, 2), [[1], [3]], slice(4, 0, -2)), ([2, 0, 2], Ellipsis),
 ]
 
