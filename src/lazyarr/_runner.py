@@ -11,8 +11,7 @@ NumPy themselves) gets the real NumPy, and converts lazyarr arrays through `__ar
 The facade answers an attribute with lazyarr's version where lazyarr has one and NumPy
 has the same name, and with NumPy's own otherwise (NumPy's functions then dispatch
 lazyarr arrays through NEP 18, or count a fallback). `numpy.linalg`, `numpy.fft` and
-`numpy.random` are facades of the same kind over `lazyarr.<name>` (or, while that module
-does not exist, the functions registered for that namespace); every other submodule
+`numpy.random` are facades of the same kind over `lazyarr.<name>`; every other submodule
 (`numpy.typing`, `numpy.testing`, `numpy.lib`, `numpy.core`, ...) is NumPy's own.
 
 The program runs as plain `python` runs it: a fresh `__main__` module, `sys.argv`,
@@ -39,7 +38,6 @@ import numpy
 
 import lazyarr
 
-from ._api import NAMESPACES
 
 LAZY_SUBMODULES = ("linalg", "fft", "random")
 _MISSING = object()
@@ -76,19 +74,6 @@ class NumpyFacade(types.ModuleType):
 _FACADES: dict[str, NumpyFacade] = {}
 
 
-def _lazy_submodule(name: str):
-    """lazyarr's `name` submodule (linalg, fft, random), or None while it does not exist."""
-    module = getattr(lazyarr, name, None)
-    if isinstance(module, types.ModuleType):
-        return module
-    try:
-        return importlib.import_module(f"lazyarr.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"lazyarr.{name}":
-            raise
-        return None
-
-
 def _top_lookup(name: str):
     if name in LAZY_SUBMODULES:
         return facade(f"numpy.{name}")
@@ -104,10 +89,7 @@ def _submodule_lookup(sub: str):
     def lookup(name: str):
         if name.startswith("_"):
             return _MISSING
-        module = _lazy_submodule(sub)
-        value = getattr(module, name, _MISSING) if module is not None else _MISSING
-        if value is _MISSING:
-            value = NAMESPACES.get(sub, {}).get(name, _MISSING)
+        value = getattr(getattr(lazyarr, sub), name, _MISSING)
         if isinstance(value, types.ModuleType) or not hasattr(getattr(numpy, sub), name):
             return _MISSING
         return value
