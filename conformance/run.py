@@ -1,13 +1,17 @@
 """Run the official Array API test suite (data-apis/array-api-tests) against lazyarr.
 
-    python conformance/run.py --backend numpy|xla [--max-examples N] [--suite PATH]
-                              [--seed S] [--per-file [--file-timeout SECONDS]]
+    python conformance/run.py --backend numpy|xla [--namespace standard|lazyarr]
+                              [--max-examples N] [--suite PATH] [--seed S]
+                              [--per-file [--file-timeout SECONDS]]
                               [--failures FILE] [-- extra pytest arguments]
 
 The suite checkout comes from --suite or the ARRAY_API_TESTS_DIR environment variable
-(see conformance/README.md). lazyarr is tested as the 2025.12 standard with the linalg
-and fft extensions, on the chosen backend, with a fixed Hypothesis seed and example
-count, and with conformance/xfails.txt as the suite's --xfails-file. Prints a markdown
+(see conformance/README.md). The namespace under test is the 2025.12 standard with the
+linalg and fft extensions: `lazyarr.array_api` (what `Array.__array_namespace__()`
+returns; no xfails) or `lazyarr` itself, which keeps NumPy's behaviour where NumPy and
+the standard conflict, with conformance/xfails.txt (those conflicts) as the suite's
+--xfails-file. It runs on the chosen backend, with a fixed Hypothesis seed and example
+count. Prints a markdown
 table of outcomes per test file and totals; --failures writes one line per failed test
 (test id, then the error line) for triage.
 """
@@ -27,12 +31,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 XFAILS = HERE / "xfails.txt"
 API_VERSION = "2025.12"
+NAMESPACES = {"standard": "lazyarr.array_api", "lazyarr": "lazyarr"}
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("numpy", "xla"), required=True)
+    parser.add_argument("--namespace", choices=tuple(NAMESPACES), default="standard",
+                        help="lazyarr.array_api (standard, the default) or lazyarr")
     parser.add_argument("--max-examples", type=int, default=20,
                         help="Hypothesis examples per test (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
@@ -58,9 +65,9 @@ def parse_args(argv):
     return args
 
 
-def environment(backend: str) -> dict:
+def environment(backend: str, namespace: str) -> dict:
     env = dict(os.environ)
-    env.update(ARRAY_API_TESTS_MODULE="lazyarr", ARRAY_API_TESTS_VERSION=API_VERSION,
+    env.update(ARRAY_API_TESTS_MODULE=NAMESPACES[namespace], ARRAY_API_TESTS_VERSION=API_VERSION,
                LAZYARR_BACKEND=backend)
     return env
 
@@ -92,7 +99,7 @@ def run_pytest(args, targets: list[str], report: Path, timeout: float | None) ->
         "--json-report", f"--json-report-file={report}", "--json-report-omit", "log", "keywords", "streams",
         *args.pytest_args,
     ]
-    proc = subprocess.Popen(command, cwd=args.suite, env=environment(args.backend),
+    proc = subprocess.Popen(command, cwd=args.suite, env=environment(args.backend, args.namespace),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         proc.wait(timeout=timeout)
@@ -160,7 +167,8 @@ def main(argv=None) -> int:
     failed: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         args.xfails_plain = Path(tmp) / "xfails.txt"
-        args.xfails_plain.write_text("".join(f"{i}\n" for i in xfail_ids()))
+        xfails = xfail_ids() if args.namespace == "lazyarr" else []
+        args.xfails_plain.write_text("".join(f"{i}\n" for i in xfails))
         for k, batch in enumerate(batches):
             report = Path(tmp) / f"report{k}.json"
             note = run_pytest(args, batch, report, timeout)
@@ -181,7 +189,7 @@ def main(argv=None) -> int:
                 print(f"[{batch[0]}] {dict(rows[Path(batch[0]).name])} {note or ''}",
                       file=sys.stderr, flush=True)
 
-    print(f"array-api-tests on lazyarr, backend {args.backend}, API {API_VERSION}, "
+    print(f"array-api-tests on {NAMESPACES[args.namespace]}, backend {args.backend}, API {API_VERSION}, "
           f"--max-examples {args.max_examples}, --hypothesis-seed {args.seed}\n")
     print(summary(rows, notes))
     if args.failures:

@@ -250,3 +250,13 @@ def test_backend_selection():
         assert backend.name == "numpy"
     with pytest.raises(la._backend.BackendError):
         la.set_backend("no-such-backend")
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">i4", ">c8", "<u2", ">f2"])
+def test_non_native_byte_order_inputs(dtype):
+    """Big-endian (or other non-native) NumPy arrays are read in host order: the values
+    and the results of arithmetic are NumPy's (lazyarr's own dtypes are native)."""
+    a = np.array([1, 2, 3], dtype)
+    check(lambda x: x + 1, lambda x: x + 1, a)
+    check(lambda x: x.sum(), lambda x: x.sum(), a)
+    assert la.asarray(a).dtype == a.dtype.newbyteorder("=")

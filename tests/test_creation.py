@@ -131,6 +131,9 @@ def test_meshgrid(indexing, sparse):
     xs = [np.arange(3), np.linspace(0, 1, 4), np.array([5, 6], np.int8)]
     for n in range(4):
         check(np.meshgrid, la.meshgrid, *xs[:n], indexing=indexing, sparse=sparse)
+    for empty in range(3):  # a coordinate vector of length 0 empties the grids
+        check(np.meshgrid, la.meshgrid, *xs[:empty], np.zeros(0), *xs[empty:2],
+              indexing=indexing, sparse=sparse)
     check(np.meshgrid, la.meshgrid, xs[0], indexing="bad")
 
 
@@ -164,3 +167,18 @@ def test_non_numeric_data_is_a_type_error():
         la.full((2,), "text")
     with pytest.raises(TypeError, match="numeric"):
         la.array(["a", "b"])
+
+
+@given(a=arrays(max_dims=2))
+def test_asarray_of_scalars_and_contiguous(a):
+    """A scalar (NumPy's, or a lazyarr reduction's) becomes a 0-d array, not a scalar;
+    ascontiguousarray gives at least one dimension and C order, copying a strided view."""
+    for name in ("asarray", "asanyarray", "ascontiguousarray"):
+        check_function(name, a.sum())
+        check_function(name, a)
+        check(lambda x, f=getattr(np, name): f(np.sum(x)),
+              lambda x, f=getattr(la, name): f(la.sum(x)), a)
+    check(lambda x: np.ascontiguousarray(x[..., ::2]).flags.c_contiguous,
+          lambda x: la.ascontiguousarray(x[..., ::2]).flags.c_contiguous, a)
+    x = la.asarray(a)
+    assert la.asarray(x) is x and (la.ascontiguousarray(x) is x) == (x.ndim > 0)

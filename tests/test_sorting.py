@@ -88,6 +88,45 @@ def test_argsort_default_kind(data):
                                   np.sort(tied, axis=-1, kind="stable"))
 
 
+def _descending_order(lane: np.ndarray) -> np.ndarray:
+    """The Array API's stable descending argsort of a 1-d array, built from NumPy's
+    stable ascending order: runs of equal values (NaNs equal) in reverse order, each
+    run keeping its original order."""
+    order = np.argsort(lane, kind="stable")
+    values = lane[order]
+    same = (values[1:] == values[:-1]) | (np.isnan(values[1:]) & np.isnan(values[:-1]))
+    runs = np.split(order, np.flatnonzero(~same) + 1) if lane.size else []
+    return np.concatenate(runs[::-1] or [np.zeros(0, np.intp)]).astype(np.intp)
+
+
+def _np_argsort_descending(x, axis=-1):
+    x = x.reshape(1) if x.ndim == 0 else x
+    if axis is None:
+        return _descending_order(x.ravel())
+    return np.apply_along_axis(_descending_order, axis, x) if x.size else \
+        np.zeros(x.shape, np.intp)
+
+
+def _np_sort_descending(x, axis=-1):
+    flat = x.ravel() if axis is None else x
+    order = _np_argsort_descending(flat, -1 if axis is None else axis)
+    return np.take_along_axis(flat, order, -1 if axis is None else axis)
+
+
+@given(data=st.data())
+def test_descending(data):
+    """The Array API's `descending=True` (an extension of NumPy's sort and argsort):
+    largest first, ties in their original order, NaNs first."""
+    dtype = data.draw(st.sampled_from(REAL))
+    x = with_ties(data.draw, dtype, data.draw(hnp.array_shapes(min_dims=1, max_dims=2,
+                                                               min_side=0, max_side=6)))
+    axis = data.draw(st.sampled_from([None, 0, -1]))
+    check(lambda a, axis: _np_argsort_descending(a, axis),
+          lambda a, axis: la.argsort(a, axis=axis, descending=True), x, axis)
+    check(lambda a, axis: _np_sort_descending(a, axis),
+          lambda a, axis: la.sort(a, axis=axis, descending=True), x, axis)
+
+
 @given(data=st.data())
 def test_lexsort(data):
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=5))

@@ -17,8 +17,10 @@ from ._api import manipulation, reductions  # noqa: F401
 from ._api import sorting, statistics  # noqa: F401
 from ._api import mutation  # noqa: F401
 from ._api import polynomial, selection, construction  # noqa: F401
+from ._api import io as _io_chapter, printing as _printing_chapter  # noqa: F401
 from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
+from . import testing  # noqa: F401  (lazyarr.testing)
 from ._backend import set_backend, use_backend
 from ._namespace_info import __array_api_version__, __array_namespace_info__  # noqa: F401
 from ._errors import BackendFailure

@@ -518,8 +518,10 @@ class Array:
         return buffer
 
     def __array_namespace__(self, api_version=None):
-        import lazyarr
-        return lazyarr
+        """The Array API standard's namespace, `lazyarr.array_api`: lazyarr's own
+        except where NumPy and the standard conflict."""
+        from .array_api._standard import namespace
+        return namespace(api_version)
 
 
 def _is_operand(value) -> bool:
@@ -762,10 +764,9 @@ def as_array(obj, dtype=None) -> Array:
         return obj if dtype is None else _ew.astype(obj, dtype)
     if isinstance(obj, (list, tuple)) and _contains_array(obj):
         return _stack_nested(obj, dtype)
-    try:
-        value = np.array(obj, dtype=dtype, copy=True)
-    except OverflowError:
-        raise
+    value = np.array(obj, dtype=dtype, copy=True)
+    if not value.dtype.isnative:  # lazyarr's dtypes are native: same values, host order
+        value = value.astype(value.dtype.newbyteorder("="))
     if not _dtypes.is_numeric(value.dtype):
         raise TypeError(f"lazyarr supports bool and numeric dtypes, not {value.dtype} "
                         f"(from {type(obj).__name__})")

@@ -10,9 +10,9 @@ NumPy themselves) gets the real NumPy, and converts lazyarr arrays through `__ar
 
 The facade answers an attribute with lazyarr's version where lazyarr has one and NumPy
 has the same name, and with NumPy's own otherwise (NumPy's functions then dispatch
-lazyarr arrays through NEP 18, or count a fallback). `numpy.linalg`, `numpy.fft` and
-`numpy.random` are facades of the same kind over `lazyarr.<name>`; every other submodule
-(`numpy.typing`, `numpy.testing`, `numpy.lib`, `numpy.core`, ...) is NumPy's own.
+lazyarr arrays through NEP 18, or count a fallback). `numpy.linalg`, `numpy.fft`,
+`numpy.random` and `numpy.testing` are facades of the same kind over `lazyarr.<name>`;
+every other submodule (`numpy.typing`, `numpy.lib`, `numpy.core`, ...) is NumPy's own.
 
 The program runs as plain `python` runs it: a fresh `__main__` module, `sys.argv`,
 `sys.path[0]`, SystemExit codes, and an uncaught exception printed through
@@ -39,7 +39,7 @@ import numpy
 import lazyarr
 
 
-LAZY_SUBMODULES = ("linalg", "fft", "random")
+LAZY_SUBMODULES = ("linalg", "fft", "random", "testing")
 _MISSING = object()
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtypes
 from . import export
-from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
+from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, reshape_node, wrap
 from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
 
 
@@ -35,15 +35,27 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     return Array(x._node, scalar=False)
 
 
-@export(names=("asanyarray", "ascontiguousarray"))
+@export(names=("asanyarray",))
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """`a` as an array: lazyarr arrays pass through; other data becomes an input."""
+    """`a` as an array: lazyarr arrays pass through; other data becomes an input. A
+    scalar (NumPy's or a lazyarr 0-d result) becomes a 0-d array, as in NumPy."""
     if isinstance(a, Array) and (dtype is None or _dtypes.as_dtype(dtype) == a.dtype):
-        return Array(a._node, scalar=False) if copy else a  # copy=True: a new owner
+        # copy=True: a new owner; a scalar is immutable, so a new handle shares it
+        return Array(a._node, scalar=False) if copy or a._scalar else a
     if copy is False and isinstance(a, Array):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     x = as_array(a, dtype)
-    return x if isinstance(a, (Array, np.generic)) else Array(x._node, scalar=False)
+    return x if x is not a and not x._scalar else Array(x._node, scalar=False)
+
+
+@export
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """NumPy's ascontiguousarray: `a` as a C-contiguous array of at least one dimension
+    (a copy when it is a view that is not)."""
+    x = asarray(a, dtype)
+    if x.ndim == 0:
+        return Array(reshape_node(x._node, (1,)), scalar=False)
+    return x if x.flags.c_contiguous else x._copy_in("C")
 
 
 @export
@@ -323,5 +335,5 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     grids = [x.reshape(tuple(s)) for x, s in zip(xs, shapes)]
     if sparse:
         return tuple(grids)
-    full_shape = tuple(max(s[d] for s in shapes) for d in range(ndim))
+    full_shape = np.broadcast_shapes(*map(tuple, shapes))
     return tuple(wrap(apply("broadcast_to", g._node, shape=full_shape), False) for g in grids)

@@ -337,8 +337,12 @@ def setitem(x: Array, key, value) -> None:
         raise TypeError(f"'numpy.{x.dtype.type.__name__}' object does not support item "
                         "assignment")
     x._check_writeable()
+    if _masked_fill(x, key, value):
+        return
     where = target(x, key)
     mismatch = _basic_mismatch if where.plan is None else _advanced_mismatch(x, key)
+    if where.plan is not None:
+        value = _advanced_value(x, key, value)
     values = assigned_values(value, x.dtype, where.shape, mismatch, where.scalar)
     if not math.prod(where.shape) or _is_region_of(value, x, where.steps):
         return
@@ -346,6 +350,29 @@ def setitem(x: Array, key, value) -> None:
         rows = replay(x._node, where.steps)
         values = apply("scatter", rows, *row_updates(where.plan, values), unique=where.unique)
     x._write_at(where.steps, values)
+
+
+def _masked_fill(x: Array, key, value) -> bool:
+    """`x[mask] = value` for a boolean mask over x's leading axes and a value that fits
+    any number of selected rows (shape (1, *row) or less), as a select: the mask's
+    count, which the general path reads (a flush), is not needed. Returns whether it
+    applied."""
+    if not (isinstance(key, (Array, np.ndarray)) and key.dtype == np.bool_
+            and 1 <= key.ndim <= x.ndim and key.shape == x.shape[:key.ndim]):
+        return False
+    rows = x.shape[key.ndim:]
+    value = _advanced_value(x, key, value)
+    vshape = value.shape if isinstance(value, Array) else np.shape(value)
+    try:
+        _fitted(vshape, (1,) + rows, _basic_mismatch)
+    except ValueError:
+        return False
+    values = assigned_values(value, x.dtype, (1,) + rows)
+    values = broadcast_node(reshape_node(values, (1,) * key.ndim + rows), x.shape)
+    mask = broadcast_node(reshape_node(as_array(key)._node, key.shape + (1,) * len(rows)),
+                          x.shape)
+    x._write(apply("select", mask, values, x._node))
+    return True
 
 
 def row_updates(plan: _Plan, *values) -> tuple:
@@ -383,14 +410,9 @@ def _basic_mismatch(vshape, shape) -> Exception:
 def _advanced_mismatch(x: Array, key):
     """NumPy's error for a value that does not fit an advanced index: a whole-array
     boolean mask takes a 0-d or 1-d value of one element or one per true element."""
-    entry = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-    whole_mask = (isinstance(entry, (np.ndarray, Array)) and entry.dtype == np.bool_
-                  and entry.ndim == x.ndim > 0)
+    whole_mask = _is_whole_mask(x, key)
 
     def mismatch(vshape, shape):
-        if whole_mask and len(vshape) > 1:
-            return TypeError("NumPy boolean array indexing assignment requires a 0 or "
-                             f"1-dimensional input, input has {len(vshape)} dimensions")
         if whole_mask:
             return ValueError(f"NumPy boolean array indexing assignment cannot assign "
                               f"{math.prod(vshape)} input values to the {shape[0]} output "
@@ -398,6 +420,25 @@ def _advanced_mismatch(x: Array, key):
         return ValueError(f"shape mismatch: value array of shape {vshape} could not be "
                           f"broadcast to indexing result of shape {shape}")
     return mismatch
+
+
+def _is_whole_mask(x: Array, key) -> bool:
+    entry = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    return (isinstance(entry, (np.ndarray, Array)) and entry.dtype == np.bool_
+            and entry.ndim == x.ndim > 0)
+
+
+def _advanced_value(x: Array, key, value):
+    """`value` for an advanced assignment: a host sequence converted as NumPy converts
+    it (to an array of x's dtype, with its errors), and NumPy's TypeError for a value
+    of more than one dimension under a mask of all of x's axes."""
+    if isinstance(value, (list, tuple)) and not any(isinstance(v, Array) for v in value):
+        value = np.asarray(value, dtype=x.dtype)
+    ndim = value.ndim if isinstance(value, (Array, np.ndarray)) else 0
+    if ndim > 1 and _is_whole_mask(x, key):
+        raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                        f"1-dimensional input, input has {ndim} dimensions")
+    return value
 
 
 def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
@@ -418,7 +459,10 @@ def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
         proxy[0] = value
         node = leaf(proxy.reshape(()), (), proxy.dtype)
     else:
-        proxy = np.empty(_fitted(np.shape(value), shape, mismatch), dtype)
+        fitted = _fitted(np.shape(value), shape, mismatch)
+        if isinstance(value, np.ndarray):  # an array's leading length-1 axes broadcast away
+            value = value.reshape(fitted)
+        proxy = np.empty(fitted, dtype)
         proxy[...] = value
         node = leaf(proxy, proxy.shape, proxy.dtype)
     return broadcast_node(node, shape)

@@ -261,25 +261,33 @@ def _eig_results(w, others, compute, result):
     return [astype(x, complex_result) for x in (w,) + others]
 
 
+def eig_parts(func: str, a, vectors: bool, always_complex: bool = False) -> list:
+    """The eigenvalues (and eigenvectors when `vectors`) of each matrix of `a`, in
+    NumPy's dtypes, or, with `always_complex` (the Array API's rule), always complex:
+    complex64 for float32 input, complex128 otherwise, with no flush."""
+    a = as_array(a)
+    _stacked_square(func, a)
+    compute, result = _common_type(func, a)
+    if vectors:
+        parts = _decompose("linalg_eig", a, compute)
+    else:
+        parts = [wrap(apply("linalg_eigvals", astype(a, compute)._node), False)]
+    if always_complex:
+        return [astype(x, np.result_type(result, np.complex64)) for x in parts]
+    return _eig_results(parts[0], tuple(parts[1:]), compute, result)
+
+
 @export(namespace="linalg")
 def eig(a):
     """NumPy's eig: eigenvalues and right eigenvectors (unit norm) of each matrix
     (LinAlgError for NaN or inf). jax computes it on CPU only."""
-    a = as_array(a)
-    _stacked_square("eig", a)
-    compute, result = _common_type("eig", a)
-    w, v = _decompose("linalg_eig", a, compute)
-    return EigResult(*_eig_results(w, (v,), compute, result))
+    return EigResult(*eig_parts("eig", a, vectors=True))
 
 
 @export(namespace="linalg")
 def eigvals(a):
     """NumPy's eigvals: the eigenvalues of each matrix, in LAPACK's order."""
-    a = as_array(a)
-    _stacked_square("eigvals", a)
-    compute, result = _common_type("eigvals", a)
-    w = wrap(apply("linalg_eigvals", astype(a, compute)._node), False)
-    return _eig_results(w, (), compute, result)[0]
+    return eig_parts("eigvals", a, vectors=False)[0]
 
 
 def _hermitian_svd(a, compute_uv: bool):

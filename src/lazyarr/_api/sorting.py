@@ -153,25 +153,43 @@ def _no_order(order, func: str) -> None:
 # Sorting.
 
 @export
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """A sorted copy along `axis` (flattened when None), in NumPy's order."""
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy along `axis` (flattened when None), in NumPy's order; with the
+    Array API's `descending=True` (an extension of NumPy's signature), that order
+    reversed."""
     _check_kind(kind, stable, "sort")
     _no_order(order, "sort")
     x, ax = _along(as_array(a), axis, "sort")
-    return _sorted(x, ax)
+    result = _sorted(x, ax)
+    return _reversed(result, ax) if descending else result
 
 
 @export
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """Indices that sort `a` along `axis`. Always the stable order: NumPy's default kind
-    may order ties differently (see the module notes)."""
+    may order ties differently (see the module notes). The Array API's
+    `descending=True` (an extension of NumPy's signature) orders from largest to
+    smallest, ties still in their original order, as the standard asks."""
     _check_kind(kind, stable, "argsort")
     _no_order(order, "argsort")
     x = as_array(a)
     if x.ndim == 0:  # NumPy sorts a 0-d array as a 1-d one
         x = wrap(reshape_node(x._node, (1,)), False)
     x, ax = _along(x, axis, "argsort")
-    return _order([x], ax)
+    if not descending:
+        return _order([x], ax)
+    # The stable order of the reversed array, reversed, counts positions from the end.
+    last = x.shape[ax] - 1
+    return ew.subtract(last, _reversed(_order([_reversed(x, ax)], ax), ax))
+
+
+def _reversed(x: Array, axis: int) -> Array:
+    """x reversed along `axis`."""
+    n = x.shape[axis]
+    starts, stops, steps = [0] * x.ndim, list(x.shape), [1] * x.ndim
+    starts[axis], stops[axis], steps[axis] = n - 1, -1, -1
+    return wrap(apply("slice", x._node, starts=tuple(starts), stops=tuple(stops),
+                      steps=tuple(steps)), False)
 
 
 def _lexsort_keys(keys) -> list[Array]:
