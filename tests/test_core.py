@@ -260,3 +260,18 @@ def test_non_native_byte_order_inputs(dtype):
     check(lambda x: x + 1, lambda x: x + 1, a)
     check(lambda x: x.sum(), lambda x: x.sum(), a)
     assert la.asarray(a).dtype == a.dtype.newbyteorder("=")
+
+
+@pytest.mark.parametrize("dtype,op,value", [("int64", "__iadd__", 1.5),
+                                            ("int8", "__ifloordiv__", 2.5),
+                                            ("float32", "__imul__", 1j),
+                                            ("uint8", "__isub__", -1.0)])
+def test_in_place_cast_error_is_numpys(dtype, op, value):
+    """An in-place operator whose result cannot be cast back (same_kind) raises NumPy's
+    own exception class (a UFuncTypeError), not just a TypeError."""
+    with pytest.raises(TypeError) as expected:
+        getattr(np.ones(3, dtype), op)(value)
+    with pytest.raises(TypeError) as actual:
+        getattr(la.ones(3, dtype), op)(value)
+    assert type(actual.value) is type(expected.value)
+    assert str(actual.value) == str(expected.value)

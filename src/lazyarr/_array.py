@@ -478,8 +478,7 @@ class Array:
         """In-place operators and `out=`: NumPy's same_kind cast of the result back to
         our dtype, written into this array (through to the owner for a view)."""
         if not np.can_cast(result.dtype, self.dtype, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype!r} to "
-                            f"{self.dtype!r} with casting rule 'same_kind'")
+            _raise_numpys_output_casting_error(name, result.dtype, self.dtype)
         if result.shape != self.shape:
             raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
                              f"doesn't match the broadcast shape {result.shape}")
@@ -522,6 +521,18 @@ class Array:
         except where NumPy and the standard conflict."""
         from .array_api._standard import namespace
         return namespace(api_version)
+
+
+def _raise_numpys_output_casting_error(name: str, result: np.dtype, out: np.dtype):
+    """NumPy's own UFuncTypeError for casting ufunc `name`'s output to `out`, raised by
+    NumPy on empty arrays (its class is not public)."""
+    ufunc = getattr(np, name)
+    try:
+        ufunc(*[np.empty(0, result)] * ufunc.nin, out=np.empty(0, out))
+    except TypeError as error:
+        raise error.with_traceback(None) from None
+    raise TypeError(f"Cannot cast ufunc '{name}' output from {result!r} to {out!r} with "
+                    "casting rule 'same_kind'")
 
 
 def _is_operand(value) -> bool:

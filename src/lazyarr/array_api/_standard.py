@@ -204,7 +204,8 @@ def copy_namespace(source: dict, target: dict, conflicts: dict) -> None:
     """Fill `target` from lazyarr's `source` registry: functions wrapped to return
     StandardArrays, the conflicts replaced."""
     for name, value in source.items():
-        target[name] = conflicts.get(name) or Standardized(value)
+        wrapped = value if isinstance(value, type) else Standardized(value)
+        target[name] = conflicts.get(name) or wrapped
 
 
 def namespace(api_version=None):
