@@ -2,6 +2,7 @@
 indices, casting and its errors, bounds, in-place functions (put, place, putmask,
 copyto, fill_diagonal, fill, sort), `ufunc.at` and jax's `x.at[...]`."""
 
+import math
 import warnings
 
 import numpy as np
@@ -388,3 +389,117 @@ def test_asarray_copy_is_a_new_owner():
     copied, same = la.asarray(x, copy=True), la.asarray(x)
     x[0] = 5
     assert int(copied[0]) == 0 and int(same[0]) == 5
+
+
+# ----- put_along_axis ----------------------------------------------------------------
+
+@given(a=arrays(min_dims=1, max_dims=3, max_side=4), data=st.data())
+def test_put_along_axis(a, data):
+    """Index slices of `a`'s rank (length-1 axes broadcast), negative and repeated
+    indices, values broadcast; axis=None writes flat positions."""
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim, a.ndim - 1)))
+    n = a.size if axis is None else a.shape[axis]
+    if axis is None:
+        shape = (data.draw(st.integers(0, 5)),)
+    else:
+        shape = tuple(data.draw(st.integers(0, 4)) if d == axis % a.ndim else
+                      data.draw(st.sampled_from([1, m])) for d, m in enumerate(a.shape))
+    ind = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(-n - 1, n)))
+    kind = data.draw(st.sampled_from([np.int64, np.int8, np.uint16]))
+    ind = ind.astype(kind) if kind == np.int64 or np.all(ind >= 0) else ind
+    value_shape = data.draw(st.sampled_from([shape, shape[-1:], ()]))
+    values = data.draw(hnp.arrays(a.dtype, value_shape, elements=elements(a.dtype, True)))
+    check(*mutator("put_along_axis"), a, ind, values, axis)
+    if np.all((ind >= -n) & (ind < n)) and ind.dtype.kind == "i":
+        expected = mutator("put_along_axis")[0](a, ind, values, axis)
+        actual = mutator("put_along_axis")[1](la.asarray(a), lazy_key(ind), values, axis)
+        assert_same(expected, actual)
+
+
+PUT_ALONG_CASES = [
+    ((2, 3), np.array([[0], [2]]), 9, 1), ((2, 3), np.array([[0, 0]]), [[1, 2]], 1),
+    ((2, 3), np.array([[-1]]), 1.5, 1), ((2, 3), np.array([[5]]), 1, 1),
+    ((2, 3), np.array([[0], [1], [2]]), 1, 1), ((2, 3), np.array([[0]]), [1, 2], 1),
+    ((2, 3), np.array([[0.0]]), 1, 1), ((2, 3), np.array([[True]]), 1, 1),
+    ((2, 3), np.array([[0]]), 1, 2), ((2, 3), np.array([0]), 1, 1),
+    ((2, 3), np.array([0, 5, 5]), [7, 8, 9], None), ((2, 3), np.array([6]), 1, None),
+    ((2, 3), np.array([[0]]), 1, None), ((2, 3), np.array([0]), [1, 2], None),
+    ((2, 3), [[0]], 1, 1), ((2, 3), np.array([[0]]), 1j, 1), ((2, 3), np.array([[0]]), "x", 1),
+    ((2, 3), np.array([[0]], np.uint64), 7, 1), ((3,), np.array([], np.int64), [], 0),
+    ((0, 3), np.zeros((0, 1), np.int64), 1, 1), ((), np.array([0]), 5, None),
+    ((), np.array(0), 5, 0),
+]
+
+
+@pytest.mark.parametrize("shape,ind,values,axis", PUT_ALONG_CASES,
+                         ids=range(len(PUT_ALONG_CASES)))
+def test_put_along_axis_cases(shape, ind, values, axis):
+    check(*mutator("put_along_axis"), np.arange(math.prod(shape)).reshape(shape), ind,
+          values, axis)
+    check(*mutator("put_along_axis"), np.zeros(shape), ind, values, axis)
+
+
+def test_put_along_axis_writes_through_views_and_stays_lazy():
+    a = np.arange(24.0).reshape(4, 6)
+    x = la.asarray(a)
+    order = np.argsort(-a[::2, 1::2], axis=1)[:, :1]
+    with la.count_flushes() as flushes:
+        view = x[::2, 1::2]
+        np.put_along_axis(view, la.argsort(-view, axis=1)[:, :1], -1.0, axis=1)
+        la.put_along_axis(x[1:], lazy_key(np.array([0, 5, 17])), la.asarray(np.ones(3)) * 7,
+                          None)
+    assert flushes.count == 0
+    np.put_along_axis(a[::2, 1::2], order, -1.0, axis=1)
+    np.put_along_axis(a[1:], np.array([0, 5, 17]), 7, None)
+    assert_same(a, x)
+    assert view.base is x
+
+
+@pytest.mark.parametrize("view", [lambda v: v.T, lambda v: v[:, ::2], lambda v: v[:, :1],
+                                  lambda v: v[::-1]])
+def test_put_along_axis_flat_needs_a_contiguous_target(view):
+    """NumPy writes axis=None through `np.array(arr.flat)`: a read-only copy unless
+    `arr` is C-contiguous."""
+    def on_numpy(a, *args):
+        a = a.copy()
+        np.put_along_axis(view(a), *args)
+        return a
+
+    def on_lazyarr(x, *args):
+        la.put_along_axis(view(x), *args)
+        return x
+    for ind in (np.array([0]), np.array([], np.int64), np.array([0.0]), np.array([[0]])):
+        check(on_numpy, on_lazyarr, np.arange(12.0).reshape(3, 4), ind, 5.0, None)
+    check(on_numpy, on_lazyarr, np.arange(12.0).reshape(3, 4), np.array([[0]]), 5.0, 1)
+
+
+def test_put_along_axis_pending_index_out_of_bounds_raises_when_computed():
+    x = la.zeros((2, 3))
+    la.put_along_axis(x, lazy_key(np.array([[0], [3]])), 1.0, 1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(x)
+    y = la.zeros((2, 3))
+    la.put_along_axis(y, lazy_key(np.array([-7])), 1.0, None)
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(y)
+
+
+def test_put_along_axis_read_only_and_numpy_targets():
+    x = la.zeros((2, 2))
+    x.flags.writeable = False
+    for axis, ind in ((1, np.array([[0], [1]])), (None, np.array([0]))):
+        with pytest.raises(ValueError, match="read-only"):
+            la.put_along_axis(x, ind, 1, axis)
+    a = np.zeros((2, 2))  # a NumPy target is written by NumPy
+    np.put_along_axis(a, la.asarray(np.array([[1], [0]])), la.asarray(np.array(5.0)), 1)
+    assert a.tolist() == [[0.0, 5.0], [5.0, 0.0]]
+
+
+def test_take_along_axis_reads_what_put_along_axis_writes():
+    a = np.arange(20).reshape(4, 5) % 7
+    ind = np.argsort(a, axis=1)[:, ::-1]
+    x = la.asarray(a)
+    check(np.take_along_axis, la.take_along_axis, a, ind, 1)
+    check(np.take_along_axis, la.take_along_axis, a, ind.ravel(), None)
+    la.put_along_axis(x, ind, la.take_along_axis(x, ind, 1) * 10, 1)
+    assert_same(a * 10, x)

@@ -17,6 +17,7 @@ from ._api import manipulation, reductions  # noqa: F401
 from ._api import sorting, statistics  # noqa: F401
 from ._api import mutation  # noqa: F401
 from ._api import polynomial, selection, construction  # noqa: F401
+from ._api import dtype_functions  # noqa: F401
 from ._api import io as _io_chapter, printing as _printing_chapter  # noqa: F401
 from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)

@@ -80,7 +80,8 @@ def array_function(func, types, args, kwargs):
 # ndarray as out=) go through the fallback, where NumPy handles them.
 _LAZY_KEYWORDS = {"__call__": {"out", "where", "dtype", "casting"},
                   "reduce": {"axis", "dtype", "out", "keepdims", "initial", "where"},
-                  "accumulate": {"axis", "dtype", "out"}, "outer": set(), "at": set()}
+                  "accumulate": {"axis", "dtype", "out"}, "reduceat": {"axis", "dtype", "out"},
+                  "outer": set(), "at": set()}
 
 
 def _lazy_out(kwargs) -> bool:
@@ -91,8 +92,9 @@ def _lazy_out(kwargs) -> bool:
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     from ._api import elementwise
-    # ufunc.at(a, indices, b): the indices may be lists, tuples or slices.
-    operands = (inputs[0],) + tuple(inputs[2:]) if method == "at" else inputs
+    # ufunc.at(a, indices, b) and ufunc.reduceat(a, indices): the indices may be lists,
+    # tuples or slices.
+    operands = (inputs[0],) + tuple(inputs[2:]) if method in ("at", "reduceat") else inputs
     if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
                for x in operands):
         return NotImplemented

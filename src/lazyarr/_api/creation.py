@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtypes
 from . import export
-from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, reshape_node, wrap
+from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
 from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
 
 
@@ -46,16 +46,6 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     x = as_array(a, dtype)
     return x if x is not a and not x._scalar else Array(x._node, scalar=False)
-
-
-@export
-def ascontiguousarray(a, dtype=None, *, like=None):
-    """NumPy's ascontiguousarray: `a` as a C-contiguous array of at least one dimension
-    (a copy when it is a view that is not)."""
-    x = asarray(a, dtype)
-    if x.ndim == 0:
-        return Array(reshape_node(x._node, (1,)), scalar=False)
-    return x if x.flags.c_contiguous else x._copy_in("C")
 
 
 @export

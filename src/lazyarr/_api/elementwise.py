@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import builtins
 import functools
+import math
 
 import numpy as np
 
 from .. import _dtypes
 from .._ops import MULTI_OUTPUT, UFUNCS as UFUNC_CATEGORIES
 from . import export
-from .common import Array, apply, as_array, astype as _astype, scalar_node, wrap
+from .common import (Array, apply, as_array, astype as _astype, broadcast_node, full_node,
+                     leaf, normalize_axis, reshape_node, scalar_node, wrap)
 
 _WEAK = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
@@ -102,8 +104,8 @@ def _out_of_range_comparison(name: str, operands, loop_dtype):
 
 
 class ufunc:
-    """A lazy counterpart of a NumPy ufunc: call it, or use `reduce`, `accumulate` and
-    `outer` as on NumPy's."""
+    """A lazy counterpart of a NumPy ufunc: call it, or use `reduce`, `accumulate`,
+    `reduceat`, `outer` and `at` as on NumPy's."""
 
     def __init__(self, name: str):
         self.__name__ = name
@@ -167,6 +169,10 @@ class ufunc:
                             name=f"{self.__name__}.accumulate")
         return lazy(a, axis, dtype)
 
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """NumPy's `ufunc.reduceat` (see `_reduceat`)."""
+        return _reduceat(self, array, indices, axis, dtype, out)
+
 
 def _write_out(name: str, results: tuple, out, where) -> tuple:
     """Apply `where=` and `out=` as NumPy does (into lazyarr arrays by rebinding)."""
@@ -209,6 +215,217 @@ for _alias, _name in ALIASES.items():
     export(UFUNCS[_name], names=(_alias,))
 
 globals().update(UFUNCS)
+
+
+# ---------------------------------------------------------------------------------
+# ufunc.reduceat: each segment reduced under a membership mask.
+
+# The reduction primitive of each ufunc that has one: for its loops of other dtypes,
+# then for bool loops (where add and maximum are `or`, multiply and minimum `and`).
+_SEGMENT_REDUCTIONS = {"add": ("reduce_sum", "reduce_any"),
+                       "multiply": ("reduce_prod", "reduce_all"),
+                       "maximum": ("reduce_max", "reduce_any"),
+                       "minimum": ("reduce_min", "reduce_all"),
+                       "logical_or": ("reduce_any", "reduce_any"),
+                       "logical_and": ("reduce_all", "reduce_all")}
+# Exactly associative ufuncs without a reduction primitive: a pairwise tree of the
+# ufunc itself gives the same values as NumPy's left-to-right fold.
+_ASSOCIATIVE = {"bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "equal",
+                "not_equal", "fmax", "fmin", "gcd"}
+
+
+def _reduceat(uf: ufunc, array, indices, axis, dtype, out):
+    """NumPy's `ufunc.reduceat`: for each i, `array[indices[i]:indices[i+1]]` reduced
+    along `axis` (to the end for the last index), or `array[indices[i]]` alone where
+    indices[i] >= indices[i+1]. The loop dtype is NumPy's for a reduction (see
+    `_reduceat_loop`); inputs and outputs are cast unsafely, as NumPy does.
+    Indices must lie in [0, n): known ones are checked now (IndexError); pending ones
+    when the program runs, as other array-valued indices are.
+
+    Lazy for the ufuncs with a reduction primitive (each segment is the primitive
+    over the array with the other elements replaced by the identity) and for the
+    associative ones in `_ASSOCIATIVE` (a pairwise tree); others (and complex
+    multiply, whose NaN and infinity placement depends on NumPy's order) run through
+    the counted fallback. The masked intermediate has len(indices) * array.size
+    elements (fused by XLA, but materialized by the NumPy backend)."""
+    name = f"{uf.__name__}.reduceat"
+    if uf.nin != 2 or uf.nout != 1:
+        raise ValueError("reduceat only supported for binary functions")
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if out is not None and not isinstance(out, Array):  # NumPy writes its own arrays
+        from .._dispatch import fallback
+        return fallback(uf._np.reduceat, (array, indices),
+                        dict(axis=axis, dtype=dtype, out=out), name=name)
+    x = as_array(array)
+    if x.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
+    axis = _reduceat_axis(axis, x.ndim, name)
+    starts = _segment_starts(indices, x.shape[axis], name)
+    loop = _reduceat_loop(uf._np, x.dtype, None if dtype is None else _dtypes.as_dtype(dtype),
+                          None if out is None else out.dtype)
+    if uf.__name__ in _ASSOCIATIVE or (uf.__name__ in _SEGMENT_REDUCTIONS and not (
+            uf.__name__ == "multiply" and _dtypes.is_complex(loop))):
+        result = _segments(uf.__name__, _cast_unsafe(x, loop), starts, axis)
+    else:
+        from .._dispatch import fallback
+        result = fallback(uf._np.reduceat, (x, indices), dict(axis=axis, dtype=loop),
+                          name=name)
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"{name}: output operand of shape {out.shape} does not match "
+                         f"the result's shape {result.shape}")
+    out._check_writeable("output array is read-only")
+    out._write(_cast_unsafe(result, out.dtype)._node)
+    return out
+
+
+def _cast_unsafe(x: Array, dtype) -> Array:
+    """NumPy's unsafe cast: complex to bool tests both parts; complex to other real
+    dtypes discards the imaginary part, with NumPy's ComplexWarning."""
+    if _dtypes.is_complex(x.dtype) and not _dtypes.is_complex(dtype) \
+            and not _dtypes.is_bool(dtype):
+        from .indexing import cast_unsafe  # indexing builds on this module
+        return cast_unsafe(x, dtype)
+    return _astype(x, dtype)
+
+
+def _reduceat_axis(axis, ndim: int, name: str) -> int:
+    """reduceat's single axis (None for a 1-d array, or a 1-tuple); NumPy's errors."""
+    if isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]
+    if axis is None and ndim == 1:
+        return 0
+    if axis is None or isinstance(axis, tuple):
+        raise ValueError("reduceat does not allow multiple axes")
+    if isinstance(axis, builtins.bool):
+        raise TypeError(f"{name}: an integer is required for the axis, not bool")
+    return normalize_axis(axis, ndim, name)
+
+
+def _segment_starts(indices, n: int, name: str):
+    """The indices as an int64 (m,) node, read as NumPy reads them: arrays cast safely
+    to intp, other data converted to intp; 1-d; each in [0, n)."""
+    if isinstance(indices, Array) and indices._node.is_computed:
+        indices = np.asarray(indices._node.value)
+    if isinstance(indices, (Array, np.ndarray)):
+        if not np.can_cast(indices.dtype, np.intp, "safe"):
+            raise TypeError(f"{name}: Cannot cast array data from {indices.dtype!r} to "
+                            f"{np.dtype(np.intp)!r} according to the rule 'safe'")
+    else:
+        indices = np.array(indices, dtype=np.intp)
+    if indices.ndim != 1:
+        raise ValueError(f"{name}: indices must be 1-d (object of too "
+                         f"{'small depth' if indices.ndim == 0 else 'deep'} for desired "
+                         "array)")
+    if isinstance(indices, np.ndarray):
+        index = indices.astype(np.int64)
+        bad = (index < 0) | (index >= n)
+        if bad.any():
+            raise IndexError(f"index {index[bad][0]} out-of-bounds in {name} [0, {n})")
+        return leaf(index, index.shape, index.dtype)
+    index = _astype(indices, np.int64)
+    # normalize_index accepts [-n, n): moving negative indices below -n leaves [0, n)
+    # (the NumPy backend's message then names a negative index i as i - n).
+    index = where_(less(index, 0), subtract(index, n), index)
+    return apply("normalize_index", index._node, size=n, axis=0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reduceat_loop(np_ufunc: np.ufunc, dtype: np.dtype, requested, out) -> np.dtype:
+    """NumPy's loop dtype for a reduction of `dtype`: the one `requested`, else the
+    promotion with `out`'s dtype, else the default (add and multiply take bool and
+    small integers to int64/uint64). Casts are unsafe; the loop's inputs and output
+    must have one dtype."""
+    first = requested if requested is not None else out
+    types = (first, requested if requested is not None else dtype, None)
+    loop = np_ufunc.resolve_dtypes(types, reduction=True, casting="unsafe")
+    if not loop[0] == loop[1] == loop[2] or (requested is not None and loop[0] != requested):
+        raise TypeError(f"{np_ufunc.__name__}.reduceat: no loop reduces {dtype}"
+                        + ("" if requested is None else f" in {requested}"))
+    return loop[0]
+
+
+def _segments(name: str, x: Array, starts, axis: int) -> Array:
+    """The reduceat of `x` (in the loop dtype) at checked `starts` along `axis`: x
+    seen as (A, B, n) rows, broadcast to (A, m, B, n) with a (m, n) membership mask
+    and reduced over its last axis."""
+    n, m = x.shape[axis], starts.shape[0]
+    outer, inner = math.prod(x.shape[:axis]), math.prod(x.shape[axis + 1:])
+    shape = x.shape[:axis] + (m,) + x.shape[axis + 1:]
+    if not math.prod(shape):
+        return wrap(full_node(0, shape, x.dtype), scalar=False)
+    rows = reshape_node(x._node, (outer, n, inner))
+    end = full_node(n, (1,), np.int64)
+    stops = apply("concatenate", apply("slice", starts, starts=(1,), stops=(m,), steps=(1,)),
+                  end, axis=0)
+    column = apply("iota", shape=(m, n), dtype=_dtypes.int64, axis=1)
+    inside = apply("logical_and", apply("greater_equal", column, _column(starts, n)),
+                   apply("less", column, _column(stops, n)))
+    full = (outer, m, inner, n)
+    values = apply("transpose", rows, axes=(0, 2, 1))
+    values = broadcast_node(reshape_node(values, (outer, 1, inner, n)), full)
+    inside = broadcast_node(reshape_node(inside, (1, m, 1, n)), full)
+    if name in _SEGMENT_REDUCTIONS:
+        prim = _SEGMENT_REDUCTIONS[name][_dtypes.is_bool(x.dtype)]
+        # NumPy's float16 sums and products accumulate in float32, rounded at the end.
+        wide = (_dtypes.float32 if x.dtype == _dtypes.float16 and prim in
+                ("reduce_sum", "reduce_prod") else x.dtype)
+        values = apply("convert", values, dtype=wide) if wide != x.dtype else values
+        fill = full_node(_identity(prim, wide), full, wide)
+        reduced = apply(prim, apply("select", inside, values, fill), axes=(3,))
+        reduced = apply("convert", reduced, dtype=x.dtype) if wide != x.dtype else reduced
+    else:
+        reduced = _tree_reduction(name, values, inside)
+    # indices[i] >= indices[i+1] gives the element alone, as a one-element segment does
+    # (exactly: a reduction primitive may start from its identity, losing a -0.0).
+    alone = apply("take", rows, starts, axis=1)
+    longer = apply("less", apply("add", starts, scalar_node(1, np.int64)), stops)
+    longer = broadcast_node(reshape_node(longer, (1, m, 1)), (outer, m, inner))
+    return wrap(reshape_node(apply("select", longer, reduced, alone), shape), scalar=False)
+
+
+def _column(vector, n: int):
+    """A (m,) node as (m, n), each row holding its element."""
+    return broadcast_node(reshape_node(vector, (vector.shape[0], 1)), (vector.shape[0], n))
+
+
+def _identity(prim: str, dtype: np.dtype):
+    """What a reduction primitive leaves unchanged: -0.0 for float sums, the dtype's
+    extremes for max and min."""
+    if prim in ("reduce_max", "reduce_min"):
+        sign = -1 if prim == "reduce_max" else 1
+        if _dtypes.is_integer(dtype):
+            return np.iinfo(dtype).min if sign < 0 else np.iinfo(dtype).max
+        return complex(sign * np.inf, sign * np.inf) if _dtypes.is_complex(dtype) \
+            else sign * np.inf
+    if prim == "reduce_sum" and _dtypes.is_inexact(dtype):
+        return complex(-0.0, -0.0) if _dtypes.is_complex(dtype) else -0.0
+    return {"reduce_sum": 0, "reduce_prod": 1, "reduce_any": False, "reduce_all": True}[prim]
+
+
+def _tree_reduction(name: str, values, inside):
+    """The ufunc over the last axis as a pairwise tree (order kept): each pair of
+    neighbours combines when both hold members, else keeps the one that does."""
+    while values.shape[-1] > 1:
+        if values.shape[-1] % 2:  # pad with one non-member
+            values = apply("concatenate", values, _every_other(values, 0, 1), axis=3)
+            inside = apply("concatenate", inside,
+                           full_node(False, inside.shape[:3] + (1,), np.bool_), axis=3)
+        a, b = _every_other(values, 0), _every_other(values, 1)
+        in_a, in_b = _every_other(inside, 0), _every_other(inside, 1)
+        values = apply("select", apply("logical_and", in_a, in_b), apply(name, a, b),
+                       apply("select", in_a, a, b))
+        inside = apply("logical_or", in_a, in_b)
+    return reshape_node(values, values.shape[:3])
+
+
+def _every_other(node, start: int, count: int | None = None):
+    """Elements start, start + 2, ... of the last axis (the first `count` if given)."""
+    stop = node.shape[3] if count is None else start + 2 * count - 1
+    return apply("slice", node, starts=(0, 0, 0, start), stops=node.shape[:3] + (stop,),
+                 steps=(1, 1, 1, 2))
 
 
 # ---------------------------------------------------------------------------------

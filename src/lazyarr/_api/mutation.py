@@ -1,6 +1,6 @@
-"""Writing functions: `put`, `place`, `putmask`, `copyto`, `fill_diagonal`, `ndarray.fill`,
-`ufunc.at`, jax's functional `x.at[idx]` updates, and `shares_memory` /
-`may_share_memory`.
+"""Writing functions: `put`, `put_along_axis`, `place`, `putmask`, `copyto`,
+`fill_diagonal`, `ndarray.fill`, `ufunc.at`, jax's functional `x.at[idx]` updates, and
+`shares_memory` / `may_share_memory`.
 
 Each writes into a lazyarr array as `x[idx] = v` does: the array is rebound to a new
 node (through to its owner for a view), so earlier readers keep the values they read.
@@ -13,10 +13,12 @@ import numpy as np
 
 from .. import _flush
 from .._array import compose, replay, step
+from .._ops import broadcast_shapes
 from . import elementwise, export
-from .common import Array, apply, as_array, astype, leaf, reshape_node, wrap
-from .indexing import (_basic_mismatch, _check_host, _fitted, assigned_values,
-                       cast_unsafe, row_updates, target)
+from .common import (Array, apply, as_array, astype, leaf, normalize_axis, reshape_node,
+                     wrap)
+from .indexing import (_advanced_mismatch, _basic_mismatch, _check_host, _fitted,
+                       assigned_values, cast_unsafe, row_updates, setitem, target)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -101,21 +103,82 @@ def put(a, ind, v, mode="raise") -> None:
     values = _cycled(v, a.dtype, index.size)
     if values is None or not index.size:
         return
+    flat, unique = _flat_positions(index, a.size, mode)
+    _scatter_flat(a, flat, values, unique)
+
+
+def _flat_positions(index, size: int, mode: str = "raise") -> tuple:
+    """The flat positions `index` names in an array of `size` elements, as a (k,)
+    int64 node, with `put`'s `mode` for those out of range (raise: checked now if
+    known, else when the program runs), and whether they are known to be distinct."""
+    if isinstance(index, Array) and index._node.is_computed:
+        index = np.asarray(index._node.value)
     if isinstance(index, Array):
         index = astype(index, np.int64)
         if mode == "raise":
-            node = apply("normalize_index", index._node, size=a.size, axis=0)
+            node = apply("normalize_index", index._node, size=size, axis=0)
         else:
-            node = (elementwise.remainder(index, a.size) if mode == "wrap" else
-                    elementwise.clip(index, 0, a.size - 1))._node
-        flat, unique = reshape_node(node, (index.size,)), False
-    else:
-        index = index.astype(np.int64).reshape(-1)
-        index = (_check_host(index, a.size, 0) if mode == "raise" else
-                 np.mod(index, a.size) if mode == "wrap" else np.clip(index, 0, a.size - 1))
-        flat = leaf(index, index.shape, index.dtype)
-        unique = np.unique(index).size == index.size
-    _scatter_flat(a, flat, values, unique)
+            node = (elementwise.remainder(index, size) if mode == "wrap" else
+                    elementwise.clip(index, 0, size - 1))._node
+        return reshape_node(node, (index.size,)), False
+    index = np.asarray(index).astype(np.int64).reshape(-1)
+    index = (_check_host(index, size, 0) if mode == "raise" else
+             np.mod(index, size) if mode == "wrap" else np.clip(index, 0, size - 1))
+    return leaf(index, index.shape, index.dtype), np.unique(index).size == index.size
+
+
+@export
+def put_along_axis(arr, indices, values, axis) -> None:
+    """Write `values` (broadcast) at `indices` along `axis` of each 1-d slice of `arr`:
+    NumPy's `arr[fancy index] = values` with the other axes' aranges, so negative
+    indices wrap, out-of-range ones raise IndexError and the last repeat wins. With
+    axis=None, `arr` is written at flat (C order) positions; as in NumPy, which writes
+    into `np.array(arr.flat)`, only a C-contiguous `arr` can take that write (else
+    ValueError: the flat copy is read-only)."""
+    if not isinstance(arr, Array):
+        return _numpy_target(np.put_along_axis, arr, indices, values, axis)
+    if not isinstance(indices, (Array, np.ndarray, np.generic)):  # NumPy reads .dtype
+        raise AttributeError(f"put_along_axis: `indices` must be an array, not "
+                             f"{type(indices).__name__}")
+    flat = axis is None
+    if flat and indices.ndim != 1:
+        raise ValueError("when axis=None, `indices` must have a single dimension.")
+    axis = 0 if flat else normalize_axis(axis, arr.ndim, "put_along_axis")
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if indices.ndim != (1 if flat else arr.ndim):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    if not flat:
+        key = [np.arange(n).reshape((1,) * d + (n,) + (1,) * (arr.ndim - d - 1))
+               for d, n in enumerate(arr.shape)]
+        key[axis] = _unless_empty(indices, [k.shape for d, k in enumerate(key) if d != axis])
+        return setitem(arr, tuple(key), values)
+    _put_flat(arr, indices, values)
+
+
+def _unless_empty(indices, shapes):
+    """`indices`, or an empty stand-in where the fancy index with the other axes'
+    aranges (of `shapes`) selects nothing: NumPy then checks no index."""
+    try:
+        shape = broadcast_shapes(indices.shape, *shapes)
+    except ValueError:
+        return indices  # setitem raises NumPy's IndexError
+    return np.zeros(shape, np.int64) if 0 in shape else indices
+
+
+def _put_flat(a: Array, indices, values) -> None:
+    """a.flat[indices] = values broadcast to the indices' (k,) shape; the last repeat
+    wins. A NumPy scalar is immutable: NumPy writes a temporary, so only the checks
+    count."""
+    if not a._scalar:
+        a._check_writeable()
+        if not a.flags.c_contiguous:
+            raise ValueError("assignment destination is read-only")
+    count = indices.shape[0]
+    values = assigned_values(values, a.dtype, (count,), _advanced_mismatch(a, indices))
+    positions, unique = _flat_positions(indices, a.size)
+    if count and not a._scalar:
+        _scatter_flat(a, positions, values, unique)
 
 
 def _host_mask(mask) -> np.ndarray:
