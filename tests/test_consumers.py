@@ -146,7 +146,6 @@ def test_results_are_standard_arrays():
     assert type(xp.asarray(x) + 1) is StandardArray
 
 
-@pytest.mark.xfail(strict=True, reason="lazyarr bug: take_along_axis has no default axis=-1")
 def test_take_along_axis_default_axis():
     """The standard's (and NumPy >= 2.3's) take_along_axis(x, indices, /, *, axis=-1)."""
     data = numpy.array([[3.0, 1.0, 2.0], [0.5, 2.5, 1.5]])
@@ -154,7 +153,6 @@ def test_take_along_axis_default_axis():
     assert_like_numpy(xp.take_along_axis(x, xp.argsort(x)), numpy.sort(data))
 
 
-@pytest.mark.xfail(strict=True, reason="lazyarr bug: asarray ignores copy=False")
 def test_asarray_copy_false_never_copies():
     """The standard's (and NumPy's) asarray(copy=False): never copy data that has a
     buffer (later writes to it show), raise ValueError where a copy is needed."""
@@ -289,7 +287,6 @@ def test_scikit_learn_rejects_nan_as_on_numpy(dispatch):
         PCA(n_components=2).fit(lazyarr.asarray(WITH_NAN))
 
 
-@pytest.mark.xfail(strict=True, reason="lazyarr bug: arrays do not pickle")
 def test_scikit_learn_model_persistence(dispatch):
     """A fitted estimator pickles (model persistence, joblib's n_jobs)."""
     pca = PCA(n_components=3, svd_solver="full").fit(lazyarr.asarray(FEATURES))

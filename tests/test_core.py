@@ -275,3 +275,16 @@ def test_in_place_cast_error_is_numpys(dtype, op, value):
         getattr(la.ones(3, dtype), op)(value)
     assert type(actual.value) is type(expected.value)
     assert str(actual.value) == str(expected.value)
+
+
+def test_pickle_round_trip():
+    """Arrays pickle as their values (as NumPy's do; a view as a copy), pending or not,
+    keeping their class and scalar-ness."""
+    import pickle
+    import lazyarr.array_api as xp
+    base = la.arange(6.0).reshape(2, 3)
+    cases = [base, base * 2, base[:, 1], la.sum(base), xp.asarray([1.0, 2.0]) + 1]
+    for x in cases:
+        y = pickle.loads(pickle.dumps(x))
+        assert type(y) is type(x) and repr(y) == repr(x) and y.dtype == x.dtype
+        assert y.base is None

@@ -182,3 +182,21 @@ def test_asarray_of_scalars_and_contiguous(a):
           lambda x: la.ascontiguousarray(x[..., ::2]).flags.c_contiguous, a)
     x = la.asarray(a)
     assert la.asarray(x) is x and (la.ascontiguousarray(x) is x) == (x.ndim > 0)
+
+
+def test_asarray_copy_false():
+    """copy=False shares host memory (the standard's and NumPy's rule) or raises NumPy's
+    ValueError where a copy is unavoidable."""
+    a = np.arange(4.0)
+    x = la.asarray(a, copy=False)
+    a[0] = 7.0
+    assert np.asarray(x)[0] == 7.0
+    for args in (([1, 2],), (np.arange(3, dtype=np.float32), "f8"), (3.5,)):
+        check(lambda *v: np.asarray(*v, copy=False), lambda *v: la.asarray(*v, copy=False),
+              *args)
+    check(lambda v: np.asarray(v, copy=False), lambda v: la.asarray(v, copy=False),
+          np.arange(3.0))
+    lazy = la.arange(3.0)
+    assert la.asarray(lazy, copy=False) is lazy
+    with pytest.raises(ValueError):
+        la.asarray(lazy, dtype="f4", copy=False)

@@ -212,6 +212,11 @@ class Array:
     def __deepcopy__(self, memo) -> "Array":
         return self.copy()
 
+    def __reduce__(self):
+        """Pickle the computed value, as NumPy pickles an array (a view as a copy);
+        unpickling gives an array of the same class holding it."""
+        return _unpickled, (type(self), np.array(self._value("pickle")), self._scalar)
+
     # Views, where NumPy returns one (see the module docstring).
     def reshape(self, *shape, order: str = "C") -> "Array":
         if len(shape) == 1 and not isinstance(shape[0], int):
@@ -521,6 +526,10 @@ class Array:
         except where NumPy and the standard conflict."""
         from .array_api._standard import namespace
         return namespace(api_version)
+
+
+def _unpickled(cls, value: np.ndarray, scalar: bool) -> Array:
+    return cls(leaf(value, value.shape, value.dtype), scalar)
 
 
 def _raise_numpys_output_casting_error(name: str, result: np.dtype, out: np.dtype):

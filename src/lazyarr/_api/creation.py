@@ -38,12 +38,17 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
 @export(names=("asanyarray",))
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """`a` as an array: lazyarr arrays pass through; other data becomes an input. A
-    scalar (NumPy's or a lazyarr 0-d result) becomes a 0-d array, as in NumPy."""
+    scalar (NumPy's or a lazyarr 0-d result) becomes a 0-d array, as in NumPy. With
+    copy=False, host data is shared (later writes to it show) or NumPy's ValueError is
+    raised where a copy is needed."""
     if isinstance(a, Array) and (dtype is None or _dtypes.as_dtype(dtype) == a.dtype):
         # copy=True: a new owner; a scalar is immutable, so a new handle shares it
         return Array(a._node, scalar=False) if copy or a._scalar else a
-    if copy is False and isinstance(a, Array):
-        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    if copy is False:  # share the caller's buffer, or NumPy's ValueError
+        value = None if isinstance(a, Array) else np.asarray(a, dtype=dtype, copy=False)
+        if value is None or not value.dtype.isnative:  # a cast, or lazyarr's host order
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        return Array(leaf(value, value.shape, value.dtype), scalar=False)
     x = as_array(a, dtype)
     return x if x is not a and not x._scalar else Array(x._node, scalar=False)
 

@@ -560,7 +560,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 
 @export
-def take_along_axis(arr, indices, axis):
+def take_along_axis(arr, indices, axis=-1):
     """Pick values along `axis` with an index array of the same rank (NumPy's rules)."""
     x = as_array(arr)
     idx = indices if isinstance(indices, Array) else _host_index(np.asarray(indices))
