@@ -288,3 +288,12 @@ def test_pickle_round_trip():
         y = pickle.loads(pickle.dumps(x))
         assert type(y) is type(x) and repr(y) == repr(x) and y.dtype == x.dtype
         assert y.base is None
+
+
+def test_fallback_warning_names_the_callers_line():
+    """A counted fallback (here a ufunc method without a lazy implementation, reached
+    through NumPy's dispatch) warns at the user's line, however deep lazyarr's stack."""
+    x = la.asarray([1, 3, 2])
+    with pytest.warns(la._dispatch.FallbackWarning) as record:
+        np.maximum.accumulate(x)
+    assert record[0].filename == __file__

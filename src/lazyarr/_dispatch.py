@@ -18,6 +18,7 @@ import numpy as np
 from . import _flush
 from ._api import HANDLED
 from ._array import Array, as_array
+from ._errors import user_stacklevel
 
 
 class FallbackWarning(UserWarning):
@@ -63,7 +64,7 @@ def fallback(func, args, kwargs, name: str | None = None):
     if policy != "allow":
         warnings.warn(f"numpy.{name} has no lazy implementation in lazyarr; it ran eagerly "
                       "through NumPy (set LAZYARR_FALLBACK=allow to silence)",
-                      FallbackWarning, stacklevel=4)
+                      FallbackWarning, stacklevel=user_stacklevel())
     return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
 
 

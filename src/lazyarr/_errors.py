@@ -30,6 +30,15 @@ def user_site() -> tuple[str, int] | None:
     return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
 
 
+def user_stacklevel() -> int:
+    """The `stacklevel` that makes a warning raised by the caller name the user's line
+    (the innermost frame outside lazyarr and NumPy), however deep the call is."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and _internal(frame):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 class BackendFailure(RuntimeError):
     """A backend failed to compile or run a program (a compiler error, out of memory).
 
