@@ -66,6 +66,8 @@ def assert_same(expected, actual, rtol=None, atol=0.0, where: str = "result") ->
         assert value.dtype == expected.dtype, f"{where}: dtype {value.dtype} != {expected.dtype}"
         assert actual.shape == expected.shape and actual.dtype == expected.dtype, \
             f"{where}: the handle's metadata disagrees with its value"
+        assert actual._scalar == isinstance(expected, np.generic), \
+            f"{where}: NumPy returned {type(expected).__name__}, lazyarr {actual!r}"
         assert_values(expected, value, rtol, atol, where)
         return
     if isinstance(expected, (builtins.bool, builtins.int, builtins.float, builtins.complex)):

@@ -293,7 +293,70 @@ def test_pickle_round_trip():
 def test_fallback_warning_names_the_callers_line():
     """A counted fallback (here a ufunc method without a lazy implementation, reached
     through NumPy's dispatch) warns at the user's line, however deep lazyarr's stack."""
-    x = la.asarray([1, 3, 2])
+    x = la.asarray([1.0, 3.0, 2.0])
     with pytest.warns(la._dispatch.FallbackWarning) as record:
-        np.maximum.accumulate(x)
+        np.subtract.accumulate(x)
     assert record[0].filename == __file__
+
+
+# ---------------------------------------------------------------------------------
+# Integer-index reads (`a[i]`, `a[:, j]`, `a[i, j]`) are "dynamic_slice" instructions
+# whose position is a runtime input: a loop over `i` runs one program.
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from strategies import arrays  # noqa: E402
+
+
+def _program(y):
+    return linearize(topological_order([y._node]), [y._node])
+
+
+def test_integer_index_reads_do_not_put_the_index_in_the_key():
+    a = la.asarray(np.arange(60.0).reshape(6, 10))
+    same = [(a[3] * 2, a[-1] * 2), (a[:, 2], a[:, 7]), (a[1, 2] + 1, a[4, 9] + 1),
+            (a[::-1][1], a[::-1][4]), (a[5:0:-2, 1], a[5:0:-2, 3])]
+    for x, y in same:
+        (px, ix), (py, iy) = _program(x), _program(y)
+        assert px.key == py.key
+        assert "dynamic_slice" in [ins.op.name for ins in px.instructions]
+        assert any(not np.array_equal(u, v) for u, v in zip(ix, iy))
+    differ = [(a[2, :5], a[2, :6]), (a[5:0:-2, 1], a[4:0:-2, 1]), (a[0:6:2, 1], a[0:3, 1]),
+              (a[1], a[:, 1])]
+    for x, y in differ:
+        assert _program(x)[0].key != _program(y)[0].key
+    program, inputs = _program(a[5:0:-2, 1])  # rows 5, 3, 1: the lowest read is row 1
+    assert [v.tolist() for v in inputs if isinstance(v, np.ndarray) and v.ndim == 1] == [[1, 1]]
+    stencil, shifted = _program(a[1:-1] * 2)[0], _program(a[2:] * 2)[0]
+    assert stencil.key != shifted.key  # other slices keep static offsets
+    for program in (stencil, _program(la.roll(a, 1, axis=0))[0], _program(a[2:3])[0]):
+        assert "dynamic_slice" not in [ins.op.name for ins in program.instructions]
+
+
+@st.composite
+def _integer_reads(draw):
+    """An array, whether to read it reversed first, and a basic key of integers and
+    slices (negative steps included)."""
+    a = draw(arrays(min_dims=1, max_dims=3))
+    key = tuple(draw(st.integers(-n, n - 1) if n and draw(st.booleans()) else st.slices(n))
+                for n in a.shape)
+    return a, draw(st.booleans()), key
+
+
+@given(case=_integer_reads())
+def test_integer_index_reads_match_numpy(case):
+    a, flipped, key = case
+
+    def read(x):
+        return (x[::-1] if flipped else x)[key]
+
+    check(read, read, a)
+
+
+def test_integer_index_reads_with_negative_steps():
+    a = np.arange(120).reshape(6, 4, 5)
+    for i in range(-4, 4):
+        for read in (lambda x: x[::-1][i % 6], lambda x: x[5:0:-2, i],
+                     lambda x: x[::-1, i, ::-2] * 2, lambda x: x[1, ::-3, i]):
+            check(read, read, a)
+    check(lambda x: x[1], lambda x: x[1], np.zeros((3, 0, 2)))

@@ -215,3 +215,44 @@ def test_every_primitive_has_a_lowering():
     from lazyarr.backends.xla.lowering import lowerable
     missing = sorted(set(OPS) - lowerable() - {"input"})
     assert not missing, f"primitives without an XLA lowering: {missing}"
+
+
+def test_integer_index_loops_compile_a_few_programs(monkeypatch):
+    """A read at a Python int (`a[i]`, `a[i, j]`) takes its position at run time: a
+    loop over i runs the same program at every cut, whatever i is."""
+    monkeypatch.setattr(_flush, "_last_cut", None)
+    host = numpy.arange(6000.0).reshape(600, 10)
+    a, s, expected = np.asarray(host), np.zeros(10), numpy.zeros(10)
+    for i in range(600):
+        s = s + a[i]
+        expected = expected + host[i]
+    numpy.testing.assert_array_equal(numpy.asarray(s), expected)
+    stats = np.stats()
+    assert stats["flushes"]["size"] >= 5 and stats["memory_cache_misses"] <= 3
+    assert stats["donated_buffers"] >= stats["flushes"]["size"] - 1  # s's, never an index
+
+    np.reset_stats()
+    host = numpy.arange(400.0).reshape(20, 20)
+    a, total = np.asarray(host), 0.0
+    for i in range(20):
+        for j in range(20):
+            total = total + a[i, j]
+    assert float(total) == host.sum()
+    assert np.stats()["memory_cache_misses"] <= 3
+
+
+def test_a_failing_index_read_names_its_line(monkeypatch):
+    from lazyarr.backends.xla import lowering
+
+    def broken(*args, **attrs):
+        raise RuntimeError("lowering exploded")
+
+    monkeypatch.setitem(lowering.LOWERINGS, "dynamic_slice", broken)
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    a = np.arange(12.0).reshape(3, 4) + 1
+    y = a[2] * 2; line = sys._getframe().f_lineno  # noqa: E702
+    with pytest.raises(np.BackendFailure) as info:
+        y.item(0)
+    assert "dynamic_slice" in str(info.value) and f"{__file__}, line {line}" in str(info.value)
+    with np.use_backend("numpy"):  # nothing was half-updated
+        numpy.testing.assert_array_equal(numpy.asarray(y), [18.0, 20.0, 22.0, 24.0])

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _backend
 from ._graph import INPUT, Node, topological_order
-from ._ops import Op
+from ._ops import OPS, Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size")
 
@@ -29,6 +29,8 @@ CAUSES = ("read", "control", "shape", "explicit", "size")
 # compiles a few programs of bounded size instead of one giant unrolled one, and from
 # the second cut on runs them from the cache. None disables the bound.
 MAX_PENDING_DEPTH: int | None = 60
+
+SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
 
 
 class Instruction(NamedTuple):
@@ -52,7 +54,12 @@ class Program:
 
 
 def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
-    """The program computing `outputs` from `order` (a topological order), and its inputs."""
+    """The program computing `outputs` from `order` (a topological order), and its inputs.
+
+    An integer-index read (`a[i]`, `a[:, j]`, `a[i, j]`: a slice to length 1 on an axis,
+    then the reshape that drops it) is emitted as a "dynamic_slice" whose position is
+    one more runtime input, placed after the leaves' inputs (so `_sole_owner_inputs`
+    still lines up with them), so that the key does not hold `i`."""
     slot: dict[int, int] = {}
     inputs, input_specs, pending = [], [], []
     for node in order:
@@ -62,15 +69,47 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             input_specs.append((node.shape, node.dtype))
         else:
             pending.append(node)
+    # Other slices to length 1 (np.roll's wrapped edge, stencils) do not vary in a loop,
+    # and static offsets compile and run faster.
+    reads = {id(n.inputs[0]) for n in pending if n.op is RESHAPE and _cuts_to_one(n.inputs[0])}
+    emitted = []  # per pending node: op, attrs, extra input slots
+    for node in pending:
+        if id(node) in reads:
+            emitted.append((DYNAMIC_SLICE, _read_attrs(node), (len(inputs),)))
+            starts = _lowest_starts(node)
+            inputs.append(starts)
+            input_specs.append((starts.shape, starts.dtype))
+        else:
+            emitted.append((node.op, node.attrs, ()))
     instructions = []
-    for k, node in enumerate(pending, len(inputs)):
+    for k, (node, (op, attrs, extra)) in enumerate(zip(pending, emitted), len(inputs)):
         slot[id(node)] = k
-        instructions.append(Instruction(node.op, tuple([slot[id(i)] for i in node.inputs]),
-                                        node.attrs, node.shape, node.dtype))
+        instructions.append(Instruction(op, tuple([slot[id(i)] for i in node.inputs]) + extra,
+                                        attrs, node.shape, node.dtype))
     out_slots = tuple([slot[id(n)] for n in outputs])
     input_specs, instructions = tuple(input_specs), tuple(instructions)
     return Program(input_specs, instructions, out_slots, (input_specs, instructions, out_slots),
                    tuple([n.site for n in pending])), inputs
+
+
+def _cuts_to_one(node: Node) -> bool:
+    """Whether `node` is a slice that cuts an axis to length 1."""
+    return node.op is SLICE and any(n == 1 < m for n, m in zip(node.shape,
+                                                               node.inputs[0].shape))
+
+
+def _read_attrs(node: Node) -> tuple:
+    """A slice's attributes as "dynamic_slice" takes them: its sizes and steps."""
+    return (("sizes", node.shape), ("steps", dict(node.attrs)["steps"]))
+
+
+def _lowest_starts(node: Node) -> np.ndarray:
+    """A slice's starts as "dynamic_slice" takes them: per axis, the lowest index read
+    (for a negative step, the last element selected)."""
+    attrs = dict(node.attrs)
+    return np.array([0 if n == 0 else a if c > 0 else a + (n - 1) * c
+                     for a, c, n in zip(attrs["starts"], attrs["steps"], node.shape)],
+                    dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------
@@ -214,8 +253,10 @@ _last_cut: tuple | None = None  # the local signature of the node the last cut w
 def _local_signature(node: Node, levels: int = 3) -> tuple:
     """A node's place in a loop body: its op, attributes, shape and dtype and those of
     the nodes `levels` steps behind it. The same in every iteration of a loop, unlike
-    the whole graph behind it; a few levels tell apart the body's similar nodes."""
-    head = (node.op.name, node.attrs, node.shape, node.dtype)
+    the whole graph behind it; a few levels tell apart the body's similar nodes. A
+    slice to length 1 counts without its position (`a[i]` leaves `i` out of the key)."""
+    attrs = _read_attrs(node) if _cuts_to_one(node) else node.attrs
+    head = (node.op.name, attrs, node.shape, node.dtype)
     if levels == 0 or node.is_computed:
         return head
     return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)

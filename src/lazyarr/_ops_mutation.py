@@ -4,6 +4,9 @@ Nodes never change: `x[idx] = v` builds a node for the new value of `x` from its
 one, and the handle is rebound to it. `update_slice` writes a basic-slice region;
 `scatter` writes rows picked by an index (the last write wins where indices repeat, as
 in NumPy); `scatter_ufunc` is `ufunc.at`, applying the ufunc once per index, in order.
+`dynamic_slice` is update_slice's read counterpart: a strided region read from a
+position given at run time (the scheduler emits it for integer-index reads such as
+`a[i]`, so a loop over `i` runs one program).
 """
 
 from __future__ import annotations
@@ -32,6 +35,24 @@ def _update_slice(x, values, starts, steps):
     out = x.copy()
     out[_region(starts, values.shape, steps)] = values
     return out
+
+
+def _dynamic_slice_shape(shapes, sizes, steps):
+    return sizes
+
+
+@primitive("dynamic_slice", _dynamic_slice_shape, _first)
+def _dynamic_slice(x, starts, sizes, steps):
+    """x[lo:lo+span:step] per axis, reversed where the step is negative, where `lo`
+    (from `starts`, an int64 vector input) is the lowest index the slice touches (for
+    a negative step, the last element selected) and `span` covers `sizes` elements."""
+    window = x[tuple(slice(lo, lo + span(n, c)) for lo, n, c in zip(starts, sizes, steps))]
+    return window[tuple(slice(None, None, step) for step in steps)]
+
+
+def span(n: int, step: int) -> int:
+    """How many consecutive elements `n` elements `step` apart cover."""
+    return (n - 1) * abs(step) + 1 if n else 0
 
 
 @primitive("scatter", _first, _first)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import functools
 import math
+import operator
 
 import numpy as np
 
@@ -97,9 +98,7 @@ def _out_of_range_comparison(name: str, operands, loop_dtype):
             value = {"equal": False, "not_equal": True,
                      "less": above, "less_equal": above,
                      "greater": not above, "greater_equal": not above}[name]
-            shape = other.shape if isinstance(other, Array) else ()
-            from .creation import full
-            return full(shape, value, dtype=bool)
+            return wrap(full_node(value, other.shape, np.bool_))  # a scalar when 0-d
     return None
 
 
@@ -160,14 +159,9 @@ class ufunc:
             kwargs["dtype"] = dtype
         return lazy(a, axis, **kwargs)
 
-    def accumulate(self, a, axis=0, dtype=None, out=None):
-        from . import reductions
-        lazy = reductions.UFUNC_ACCUMULATIONS.get(self.__name__)
-        if lazy is None or out is not None:
-            from .._dispatch import fallback
-            return fallback(self._np.accumulate, (a,), dict(axis=axis, dtype=dtype, out=out),
-                            name=f"{self.__name__}.accumulate")
-        return lazy(a, axis, dtype)
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        """NumPy's `ufunc.accumulate` (see `_accumulate`)."""
+        return _accumulate(self, array, axis, dtype, out)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """NumPy's `ufunc.reduceat` (see `_reduceat`)."""
@@ -218,67 +212,72 @@ globals().update(UFUNCS)
 
 
 # ---------------------------------------------------------------------------------
-# ufunc.reduceat: each segment reduced under a membership mask.
+# What ufunc.reduceat and ufunc.accumulate share: NumPy's checks of the ufunc, the
+# axis, the loop dtype and out=.
 
-# The reduction primitive of each ufunc that has one: for its loops of other dtypes,
-# then for bool loops (where add and maximum are `or`, multiply and minimum `and`).
-_SEGMENT_REDUCTIONS = {"add": ("reduce_sum", "reduce_any"),
-                       "multiply": ("reduce_prod", "reduce_all"),
-                       "maximum": ("reduce_max", "reduce_any"),
-                       "minimum": ("reduce_min", "reduce_all"),
-                       "logical_or": ("reduce_any", "reduce_any"),
-                       "logical_and": ("reduce_all", "reduce_all")}
-# Exactly associative ufuncs without a reduction primitive: a pairwise tree of the
-# ufunc itself gives the same values as NumPy's left-to-right fold.
-_ASSOCIATIVE = {"bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "equal",
-                "not_equal", "fmax", "fmin", "gcd"}
+def _check_binary(uf: ufunc, method: str) -> None:
+    if uf.nin != 2:
+        raise ValueError(f"{method} only supported for binary functions")
+    if uf.nout != 1:
+        raise ValueError(f"{method} only supported for functions returning a single value")
 
 
-def _reduceat(uf: ufunc, array, indices, axis, dtype, out):
-    """NumPy's `ufunc.reduceat`: for each i, `array[indices[i]:indices[i+1]]` reduced
-    along `axis` (to the end for the last index), or `array[indices[i]]` alone where
-    indices[i] >= indices[i+1]. The loop dtype is NumPy's for a reduction (see
-    `_reduceat_loop`); inputs and outputs are cast unsafely, as NumPy does.
-    Indices must lie in [0, n): known ones are checked now (IndexError); pending ones
-    when the program runs, as other array-valued indices are.
+def _single_out(out):
+    return out[0] if isinstance(out, tuple) and len(out) == 1 else out
 
-    Lazy for the ufuncs with a reduction primitive (each segment is the primitive
-    over the array with the other elements replaced by the identity) and for the
-    associative ones in `_ASSOCIATIVE` (a pairwise tree); others (and complex
-    multiply, whose NaN and infinity placement depends on NumPy's order) run through
-    the counted fallback. The masked intermediate has len(indices) * array.size
-    elements (fused by XLA, but materialized by the NumPy backend)."""
-    name = f"{uf.__name__}.reduceat"
-    if uf.nin != 2 or uf.nout != 1:
-        raise ValueError("reduceat only supported for binary functions")
-    if isinstance(out, tuple) and len(out) == 1:
-        out = out[0]
-    if out is not None and not isinstance(out, Array):  # NumPy writes its own arrays
-        from .._dispatch import fallback
-        return fallback(uf._np.reduceat, (array, indices),
-                        dict(axis=axis, dtype=dtype, out=out), name=name)
-    x = as_array(array)
-    if x.ndim == 0:
-        raise TypeError("cannot reduceat on a scalar")
-    axis = _reduceat_axis(axis, x.ndim, name)
-    starts = _segment_starts(indices, x.shape[axis], name)
-    loop = _reduceat_loop(uf._np, x.dtype, None if dtype is None else _dtypes.as_dtype(dtype),
-                          None if out is None else out.dtype)
-    if uf.__name__ in _ASSOCIATIVE or (uf.__name__ in _SEGMENT_REDUCTIONS and not (
-            uf.__name__ == "multiply" and _dtypes.is_complex(loop))):
-        result = _segments(uf.__name__, _cast_unsafe(x, loop), starts, axis)
+
+def _method_fallback(uf: ufunc, method: str, args: tuple, kwargs: dict):
+    from .._dispatch import fallback
+    return fallback(getattr(uf._np, method), args, kwargs, name=f"{uf.__name__}.{method}")
+
+
+def _method_axis(axis, ndim: int, method: str, name: str) -> int:
+    """The one axis of reduceat and accumulate, read as NumPy reads it: an int or a
+    1-tuple, None for the only axis of a 1-d array. On a 0-d array, an axis NumPy lets
+    through for scalars (0, -1, None, ()) gives its TypeError, others its AxisError."""
+    if isinstance(axis, tuple):
+        axes = tuple(normalize_axis(_axis_index(a, name), ndim, name) for a in axis)
+    elif axis is None:
+        axes = tuple(range(ndim))
+    elif ndim == 0 and _axis_index(axis, name) in (0, -1):
+        axes = ()
     else:
-        from .._dispatch import fallback
-        result = fallback(uf._np.reduceat, (x, indices), dict(axis=axis, dtype=loop),
-                          name=name)
-    if out is None:
-        return result
-    if out.shape != result.shape:
-        raise ValueError(f"{name}: output operand of shape {out.shape} does not match "
-                         f"the result's shape {result.shape}")
-    out._check_writeable("output array is read-only")
-    out._write(_cast_unsafe(result, out.dtype)._node)
-    return out
+        axes = (normalize_axis(_axis_index(axis, name), ndim, name),)
+    if ndim == 0 and not axes:
+        raise TypeError(f"cannot {method} on a scalar")
+    if len(axes) != 1:
+        raise ValueError(f"{method} does not allow multiple axes")
+    return axes[0]
+
+
+def _axis_index(axis, name: str) -> int:
+    if isinstance(axis, builtins.bool):
+        raise TypeError(f"{name}: an integer is required for the axis, not bool")
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{name}: 'axis' must be an integer, not "
+                        f"{type(axis).__name__}") from None
+
+
+def _method_loop(uf: ufunc, x: Array, dtype, out, name: str) -> np.dtype:
+    return _reduction_loop(uf._np, x.dtype, None if dtype is None else _dtypes.as_dtype(dtype),
+                           None if out is None else out.dtype, name)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reduction_loop(np_ufunc: np.ufunc, dtype: np.dtype, requested, out, name: str) -> np.dtype:
+    """NumPy's loop dtype for a reduction of `dtype`: the one `requested`, else the
+    promotion with `out`'s dtype, else the default (add and multiply take bool and
+    small integers to int64/uint64). Casts are unsafe; the loop's inputs and output
+    must have one dtype."""
+    first = requested if requested is not None else out
+    types = (first, requested if requested is not None else dtype, None)
+    loop = np_ufunc.resolve_dtypes(types, reduction=True, casting="unsafe")
+    if not loop[0] == loop[1] == loop[2] or (requested is not None and loop[0] != requested):
+        raise TypeError(f"{name}: no loop reduces {dtype}"
+                        + ("" if requested is None else f" in {requested}"))
+    return loop[0]
 
 
 def _cast_unsafe(x: Array, dtype) -> Array:
@@ -291,17 +290,67 @@ def _cast_unsafe(x: Array, dtype) -> Array:
     return _astype(x, dtype)
 
 
-def _reduceat_axis(axis, ndim: int, name: str) -> int:
-    """reduceat's single axis (None for a 1-d array, or a 1-tuple); NumPy's errors."""
-    if isinstance(axis, tuple) and len(axis) == 1:
-        axis = axis[0]
-    if axis is None and ndim == 1:
-        return 0
-    if axis is None or isinstance(axis, tuple):
-        raise ValueError("reduceat does not allow multiple axes")
-    if isinstance(axis, builtins.bool):
-        raise TypeError(f"{name}: an integer is required for the axis, not bool")
-    return normalize_axis(axis, ndim, name)
+def _into_out(out, result: Array, name: str) -> Array:
+    """`result`, or with a lazyarr `out=` of its shape, written into it (cast unsafely,
+    through to a view's owner) and `out` returned, as NumPy does."""
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"{name}: output operand of shape {out.shape} does not match "
+                         f"the result's shape {result.shape}")
+    out._check_writeable("output array is read-only")
+    out._write(_cast_unsafe(result, out.dtype)._node)
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# ufunc.reduceat: each segment reduced under a membership mask.
+
+# The reduction primitive of each ufunc that has one: for its loops of other dtypes,
+# then for bool loops (where add and maximum are `or`, multiply and minimum `and`).
+_SEGMENT_REDUCTIONS = {"add": ("reduce_sum", "reduce_any"),
+                       "multiply": ("reduce_prod", "reduce_all"),
+                       "maximum": ("reduce_max", "reduce_any"),
+                       "minimum": ("reduce_min", "reduce_all"),
+                       "logical_or": ("reduce_any", "reduce_any"),
+                       "logical_and": ("reduce_all", "reduce_all")}
+# Exactly associative ufuncs without a reduction primitive: a pairwise tree of the
+# ufunc itself gives the same values as NumPy's left-to-right fold (copysign keeps the
+# first magnitude and the last sign however it is bracketed).
+_ASSOCIATIVE = {"bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "equal",
+                "not_equal", "fmax", "fmin", "gcd", "copysign"}
+
+
+def _reduceat(uf: ufunc, array, indices, axis, dtype, out):
+    """NumPy's `ufunc.reduceat`: for each i, `array[indices[i]:indices[i+1]]` reduced
+    along `axis` (to the end for the last index), or `array[indices[i]]` alone where
+    indices[i] >= indices[i+1]. The loop dtype is NumPy's for a reduction (see
+    `_reduction_loop`); inputs and outputs are cast unsafely, as NumPy does.
+    Indices must lie in [0, n): known ones are checked now (IndexError); pending ones
+    when the program runs, as other array-valued indices are.
+
+    Lazy for the ufuncs with a reduction primitive (each segment is the primitive
+    over the array with the other elements replaced by the identity) and for the
+    associative ones in `_ASSOCIATIVE` (a pairwise tree); others (and complex
+    multiply, whose NaN and infinity placement depends on NumPy's order) run through
+    the counted fallback. The masked intermediate has len(indices) * array.size
+    elements (fused by XLA, but materialized by the NumPy backend)."""
+    name = f"{uf.__name__}.reduceat"
+    _check_binary(uf, "reduceat")
+    out = _single_out(out)
+    if out is not None and not isinstance(out, Array):  # NumPy writes its own arrays
+        return _method_fallback(uf, "reduceat", (array, indices),
+                                dict(axis=axis, dtype=dtype, out=out))
+    x = as_array(array)
+    axis = _method_axis(axis, x.ndim, "reduceat", name)
+    starts = _segment_starts(indices, x.shape[axis], name)
+    loop = _method_loop(uf, x, dtype, out, name)
+    if uf.__name__ in _ASSOCIATIVE or (uf.__name__ in _SEGMENT_REDUCTIONS and not (
+            uf.__name__ == "multiply" and _dtypes.is_complex(loop))):
+        result = _segments(uf.__name__, _cast_unsafe(x, loop), starts, axis)
+    else:
+        result = _method_fallback(uf, "reduceat", (x, indices), dict(axis=axis, dtype=loop))
+    return _into_out(out, result, name)
 
 
 def _segment_starts(indices, n: int, name: str):
@@ -330,21 +379,6 @@ def _segment_starts(indices, n: int, name: str):
     # (the NumPy backend's message then names a negative index i as i - n).
     index = where_(less(index, 0), subtract(index, n), index)
     return apply("normalize_index", index._node, size=n, axis=0)
-
-
-@functools.lru_cache(maxsize=1024)
-def _reduceat_loop(np_ufunc: np.ufunc, dtype: np.dtype, requested, out) -> np.dtype:
-    """NumPy's loop dtype for a reduction of `dtype`: the one `requested`, else the
-    promotion with `out`'s dtype, else the default (add and multiply take bool and
-    small integers to int64/uint64). Casts are unsafe; the loop's inputs and output
-    must have one dtype."""
-    first = requested if requested is not None else out
-    types = (first, requested if requested is not None else dtype, None)
-    loop = np_ufunc.resolve_dtypes(types, reduction=True, casting="unsafe")
-    if not loop[0] == loop[1] == loop[2] or (requested is not None and loop[0] != requested):
-        raise TypeError(f"{np_ufunc.__name__}.reduceat: no loop reduces {dtype}"
-                        + ("" if requested is None else f" in {requested}"))
-    return loop[0]
 
 
 def _segments(name: str, x: Array, starts, axis: int) -> Array:
@@ -429,6 +463,165 @@ def _every_other(node, start: int, count: int | None = None):
 
 
 # ---------------------------------------------------------------------------------
+# ufunc.accumulate: the running values of NumPy's left fold along one axis.
+
+def _accumulate(uf: ufunc, array, axis, dtype, out):
+    """NumPy's `ufunc.accumulate`: along `axis`, out[0] = array[0] and out[i] =
+    ufunc(out[i-1], array[i]), in NumPy's loop dtype for a reduction (see
+    `_reduction_loop`), cast unsafely in and out. Lazy where a formulation gives the
+    fold's values exactly (see `_scanner`); the others run through the counted
+    fallback."""
+    name = f"{uf.__name__}.accumulate"
+    _check_binary(uf, "accumulate")
+    out = _single_out(out)
+    if out is not None and not isinstance(out, Array):  # NumPy writes its own arrays
+        return _method_fallback(uf, "accumulate", (array,),
+                                dict(axis=axis, dtype=dtype, out=out))
+    x = as_array(array)
+    axis = _method_axis(axis, x.ndim, "accumulate", name)
+    loop = _method_loop(uf, x, dtype, out, name)
+    scan = _scanner(uf.__name__, loop)
+    if scan is None:
+        result = _method_fallback(uf, "accumulate", (x,), dict(axis=axis, dtype=loop))
+    else:
+        x = _cast_unsafe(x, loop)
+        trivial = x.shape[axis] < 2 or x.size == 0
+        result = wrap(x._node if trivial else scan(x._node, axis), scalar=False)
+    return _into_out(out, result, name)
+
+
+_RUNNING = {"add": "cumsum", "multiply": "cumprod"}
+# The extrema: the comparison that makes the later value better, and whether a NaN
+# wins (maximum, minimum) or loses to any number (fmax, fmin).
+_EXTREMA = {"maximum": ("greater", True), "minimum": ("less", True),
+            "fmax": ("greater", False), "fmin": ("less", False)}
+
+
+def _scanner(name: str, dtype: np.dtype):
+    """How `name`.accumulate runs lazily in loop dtype `dtype` (a function of node and
+    axis), or None where no formulation gives NumPy's fold exactly:
+    - add, multiply: the cumsum and cumprod primitives, which keep NumPy's order;
+    - subtract on integers: x0 + (-x1) + (-x2) + ..., exact in wrapping arithmetic;
+    - extrema on floats and complex: a prefix scan choosing as NumPy's loop does;
+    - the exactly associative ufuncs, and the bool loops of add, multiply and the
+      extrema: a prefix scan of the ufunc itself;
+    - the other comparisons on bools: a prefix scan of the running-value maps."""
+    boolean = _dtypes.is_bool(dtype)
+    if name in _RUNNING and not boolean:
+        return lambda x, axis: apply(_RUNNING[name], x, axis=axis)
+    if name == "subtract" and _dtypes.is_integer(dtype):
+        return _difference_scan
+    if name in _EXTREMA and _dtypes.is_inexact(dtype):
+        return functools.partial(_extremum_scan, name)
+    if name in _ASSOCIATIVE or name in _SEGMENT_REDUCTIONS:
+        return lambda x, axis: _prefix_scan(
+            lambda earlier, later: [apply(name, earlier[0], later[0])], [x], axis)[0]
+    if name in _COMPARISONS and boolean:
+        return functools.partial(_bool_map_scan, name)
+    return None
+
+
+def _prefix_scan(combine, parts: list, axis: int) -> list:
+    """The inclusive scan of `parts` (nodes of one shape, read together as one value
+    per position) along `axis`, by Hillis and Steele's doubling: ceil(log2(n)) rounds,
+    each combining every position with the one `step` before it. For an associative
+    `combine(earlier, later)` that gives the left fold's values exactly."""
+    n = parts[0].shape[axis]
+    step = 1
+    while step < n:
+        combined = combine([_along(p, axis, 0, n - step) for p in parts],
+                           [_along(p, axis, step, n) for p in parts])
+        parts = [apply("concatenate", _along(p, axis, 0, step), c, axis=axis)
+                 for p, c in zip(parts, combined)]
+        step *= 2
+    return parts
+
+
+def _along(node, axis: int, start: int, stop: int):
+    """Positions start..stop-1 of `node` along `axis`."""
+    starts, stops = [0] * len(node.shape), list(node.shape)
+    starts[axis], stops[axis] = start, stop
+    return apply("slice", node, starts=tuple(starts), stops=tuple(stops),
+                 steps=(1,) * len(node.shape))
+
+
+def _difference_scan(x, axis: int):
+    """subtract.accumulate on integers: x0 - x1 - ... - xi == x0 + (-x1) + ... + (-xi)
+    in wrapping arithmetic, so a running sum."""
+    n = x.shape[axis]
+    terms = apply("concatenate", _along(x, axis, 0, 1),
+                  apply("negative", _along(x, axis, 1, n)), axis=axis)
+    return apply("cumsum", terms, axis=axis)
+
+
+def _extremum_scan(name: str, x, axis: int):
+    """maximum, minimum, fmax or fmin accumulated over floats or complex numbers. Each
+    step keeps the earlier running value a or takes the later b as NumPy's loop does: a
+    NaN wins (maximum, minimum) or loses (fmax, fmin); otherwise the strictly better
+    value; between equal values (distinct only as zeros of opposite signs) the one
+    NumPy's code path keeps (`_later_zero_wins`). Every such choice is associative."""
+    better, nan_wins = _EXTREMA[name]
+    n = x.shape[axis]
+    after_positive, after_negative = _later_zero_wins(
+        name, x.dtype, builtins.min(n, 3), builtins.min(math.prod(x.shape[axis + 1:]), 2))
+
+    def combine(earlier, later):
+        (a,), (b,) = earlier, later
+        take = apply(better, b, a)
+        if after_positive or after_negative:
+            tie = apply("equal", a, b)
+            if after_positive != after_negative:
+                negative = apply("signbit", apply("real", a) if _dtypes.is_complex(x.dtype)
+                                 else a)
+                tie = apply("logical_and", tie, negative if after_negative
+                            else apply("logical_not", negative))
+            take = apply("logical_or", take, tie)
+        nan_a, nan_b = apply("isnan", a), apply("isnan", b)
+        if nan_wins:
+            take = apply("logical_and", apply("logical_not", nan_a),
+                         apply("logical_or", nan_b, take))
+        else:
+            take = apply("logical_and", apply("logical_not", nan_b),
+                         apply("logical_or", nan_a, take))
+        return [apply("select", take, b, a)]
+    return _prefix_scan(combine, [x], axis)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _later_zero_wins(name: str, dtype: np.dtype, n: int, lanes: int) -> tuple:
+    """Whether NumPy's `name`.accumulate, stepping from a zero to a zero of the other
+    sign, keeps the later one: (after +0, after -0). IEEE 754 leaves the choice open,
+    and NumPy's depends on the code path its loop takes: on the CPU's features, the
+    dtype, and (for fmax and fmin) on whether the axis has 2 elements and whether it is
+    the innermost of a C-ordered array (`lanes` 1) or not. So NumPy is asked, once per
+    case, on a C-ordered (n, lanes) array accumulated along its first axis."""
+    answers = []
+    for zero in (0.0, -0.0):
+        probe = np.full((n, lanes), -zero, dtype)
+        probe[0] = zero
+        step = getattr(np, name).accumulate(probe, axis=0)[1, 0]
+        answers.append(builtins.bool(np.signbit(step.real) != np.signbit(zero)))
+    return tuple(answers)
+
+
+def _bool_map_scan(name: str, x, axis: int):
+    """A non-associative comparison accumulated over bools: each later element i maps
+    the running value (False to name(False, x[i]), True to name(True, x[i])); maps
+    compose associatively, so their prefix compositions are scanned, then applied to
+    x[0]."""
+    n = x.shape[axis]
+    first, rest = _along(x, axis, 0, 1), _along(x, axis, 1, n)
+    maps = [apply(name, full_node(value, rest.shape, np.bool_), rest)
+            for value in (False, True)]
+
+    def compose(earlier, later):  # later after earlier: look up each earlier output
+        return [apply("select", image, later[1], later[0]) for image in earlier]
+    on_false, on_true = _prefix_scan(compose, maps, axis)
+    start = broadcast_node(first, rest.shape)
+    return apply("concatenate", first, apply("select", start, on_true, on_false), axis=axis)
+
+
+# ---------------------------------------------------------------------------------
 # Elementwise functions that are not ufuncs.
 
 @export
@@ -472,7 +665,7 @@ def around(a, decimals: int = 0, out=None):
     x = as_array(a)
     decimals = int(decimals)
     if _dtypes.is_integer(x.dtype) and decimals >= 0:
-        return x
+        return wrap(x._node)  # a copy (a scalar when 0-d, as NumPy returns)
     if _dtypes.is_complex(x.dtype):  # NumPy rounds the two parts as separate arrays
         parts = around(real(x), decimals), around(imag(x), decimals)
         return wrap(apply("complex", parts[0]._node, parts[1]._node), x._scalar)
@@ -524,7 +717,8 @@ def where(condition, x=None, y=None, /):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return where_(condition, x, y)
+    result = where_(condition, x, y)
+    return wrap(result._node, False)  # NumPy's where returns an array, never a scalar
 
 
 @export

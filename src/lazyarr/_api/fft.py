@@ -162,7 +162,7 @@ def _raw_fftnd(a, s, axes, transform, norm, out, func: str):
     s, axes = _cook_nd_args(a, s, axes, func)
     for n, axis in reversed(list(zip(s, axes))):
         a = transform(a, n=n, axis=axis, norm=norm, out=out)
-    return a
+    return a if axes else wrap(a._node, False)  # no axes: NumPy's array, untransformed
 
 
 @export(namespace="fft")

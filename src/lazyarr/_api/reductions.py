@@ -165,7 +165,7 @@ def _reduction(prim: str, x: Array, axes, keepdims, initial, where, ufunc: str) 
             # not 0 * inf): put it first in each reduced slice.
             x, axes = _prepend(x, axes, init, count), (len(shape) - len(axes),)
             init = None
-        result = wrap(apply(prim, x._node, axes=axes)) if axes else x
+        result = wrap(apply(prim, x._node, axes=axes) if axes else x._node)
         if init is not None:
             result = getattr(ew, _COMBINE[prim])(result, init)
     if keepdims:
@@ -723,7 +723,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 # The lazy ufuncs' reduce and accumulate (elementwise.ufunc). Called as
 # f(a, axis, keepdims=, initial=, where=[, dtype=]) and f(a, axis, dtype); the
 # axis default (0) is the caller's. np.logical_and/or.reduce take `initial`, which
-# np.all/np.any do not; accumulate rejects 0-d input and several axes.
+# np.all/np.any do not.
 
 def _logical_and_reduce(a, axis=0, keepdims=False, initial=None, where=True):
     return _logical("reduce_all", a, axis, keepdims, where, initial, "logical_and.reduce")
@@ -733,15 +733,5 @@ def _logical_or_reduce(a, axis=0, keepdims=False, initial=None, where=True):
     return _logical("reduce_any", a, axis, keepdims, where, initial, "logical_or.reduce")
 
 
-def _ufunc_accumulate(prim: str, func: str):
-    def accumulate(a, axis=0, dtype=None):
-        x = as_array(a)
-        return _accumulate(prim, x, _single_axis(axis, x.ndim, func), dtype)
-    accumulate.__name__ = func
-    return accumulate
-
-
 UFUNC_REDUCTIONS = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
                     "logical_and": _logical_and_reduce, "logical_or": _logical_or_reduce}
-UFUNC_ACCUMULATIONS = {"add": _ufunc_accumulate("cumsum", "add.accumulate"),
-                       "multiply": _ufunc_accumulate("cumprod", "multiply.accumulate")}

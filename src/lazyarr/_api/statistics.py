@@ -104,7 +104,7 @@ def _ureduce(x: Array, func, axis, keepdims, fname: str, *others: Array) -> Arra
         lead = result.shape[:result.ndim - (nd - len(axes))]
         kept = iter(result.shape[len(lead):])
         shape = lead + tuple(1 if i in axes else next(kept) for i in range(nd))
-        result = wrap(reshape_node(result._node, shape))
+        result = wrap(reshape_node(result._node, shape), False)  # NumPy: an array
     return result
 
 
@@ -426,7 +426,8 @@ def _weighted_quantile(x: Array, q: np.ndarray, axis, keepdims, weights, nan: bo
         checked = np.any(valid, axis=axes)  # an all-NaN slice gives NaN, unchecked
     if np.any(np.isnan(_cdf_totals(host_w, axes)) & checked):
         raise ValueError(f"{func}: Weights included NaN, inf or were all zero.")
-    return _ureduce(x, func1, axis, keepdims, func, w)
+    result = _ureduce(x, func1, axis, keepdims, func, w)
+    return wrap(result._node, False)  # NumPy's weighted path returns an array, never a scalar
 
 
 def _check_weights(x: Array, weights, axis, func: str):

@@ -11,7 +11,6 @@ import functools
 import numpy as np
 
 from .. import _dtypes
-from .._api import NAMESPACES
 from .._api import elementwise as _ew
 from .._api.common import apply, astype, full_node, wrap
 from .._array import Array, _is_operand

@@ -12,6 +12,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax import lax
 
+from ..._ops_mutation import span
+
 
 def _update_slice(x, values, starts, steps):
     if values.size == 0:
@@ -28,12 +30,28 @@ def _update_slice(x, values, starts, steps):
             lows.append(starts[axis] + (n - 1) * step)
         else:
             lows.append(starts[axis])
-        spans.append((n - 1) * abs(step) + 1)
+        spans.append(span(n, step))
         config.append((0, 0, abs(step) - 1))
     spread = lax.pad(values, jnp.zeros((), values.dtype), config)
     picked = lax.pad(jnp.ones(values.shape, bool), False, config)
-    span = lax.dynamic_slice(x, lows, spans)
-    return lax.dynamic_update_slice(x, jnp.where(picked, spread, span), lows)
+    region = lax.dynamic_slice(x, lows, spans)
+    return lax.dynamic_update_slice(x, jnp.where(picked, spread, region), lows)
+
+
+def _dynamic_slice(x, starts, sizes, steps):
+    """The window the slice spans, read at `starts`, then strided and reversed in it."""
+    spans = [span(n, step) for n, step in zip(sizes, steps)]
+    # An axis read whole starts at 0: a constant start spares XLA a clamp. The starts
+    # are never negative, so jax need not wrap them.
+    lows = [0 if m == x.shape[axis] else lax.index_in_dim(starts, axis, keepdims=False)
+            for axis, m in enumerate(spans)]
+    window = lax.dynamic_slice(x, lows, spans, allow_negative_indices=False)
+    flipped = tuple(axis for axis, step in enumerate(steps) if step < 0)
+    if flipped:
+        window = lax.rev(window, flipped)
+    if any(abs(step) != 1 for step in steps):
+        window = lax.slice(window, (0,) * x.ndim, window.shape, [abs(c) for c in steps])
+    return window
 
 
 def _last_updates(index, rows: int):
@@ -82,5 +100,6 @@ def _scatter_ufunc(x, index, *values, ufunc, dtype):
     return lax.fori_loop(0, jnp.max(rank) + 1, one_round, x)
 
 
-LOWERINGS = {"update_slice": _update_slice, "scatter": _scatter,
+LOWERINGS = {"update_slice": _update_slice, "dynamic_slice": _dynamic_slice,
+             "scatter": _scatter,
              "scatter_ufunc": _scatter_ufunc}
