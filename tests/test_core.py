@@ -360,3 +360,16 @@ def test_integer_index_reads_with_negative_steps():
                      lambda x: x[::-1, i, ::-2] * 2, lambda x: x[1, ::-3, i]):
             check(read, read, a)
     check(lambda x: x[1], lambda x: x[1], np.zeros((3, 0, 2)))
+
+
+def test_ndarray_is_the_array_kind():
+    """`isinstance(x, lazyarr.ndarray)` holds for lazyarr's arrays and NumPy's own, not
+    for the 0-d results that stand for NumPy scalars; the constructor makes zeros or
+    wraps a buffer as NumPy's does."""
+    assert isinstance(la.zeros(3), la.ndarray) and isinstance(np.zeros(3), la.ndarray)
+    assert isinstance(la.asarray(2.0), la.ndarray) and not isinstance(la.sum(la.ones(2)), la.ndarray)
+    assert not isinstance([1.0], la.ndarray) and issubclass(np.ndarray, la.ndarray)
+    check(lambda: np.zeros((2, 3), np.int16), lambda: la.ndarray((2, 3), np.int16))
+    buffer = np.arange(4, dtype=np.int32)
+    check(lambda: np.ndarray((2,), np.int32, buffer, 8), lambda: la.ndarray((2,), np.int32, buffer, 8))
+    assert la.ndarray.sum is la.Array.sum

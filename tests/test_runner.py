@@ -111,7 +111,9 @@ IMPORTS_SCRIPT = """\
     real = sys.modules["numpy"]
     lazy = type(lazyarr.zeros(1))
     print("real numpy in sys.modules:", type(real) is type(sys) and real is not np)
-    print("main:", type(np.zeros(3)) is lazy, type(numpy.ones(2)) is lazy, ndarray is lazy)
+    print("main:", type(np.zeros(3)) is lazy, type(numpy.ones(2)) is lazy,
+          isinstance(np.ones(2), ndarray), isinstance(real.ones(2), ndarray),
+          isinstance(np.sum(np.ones(2)), ndarray))
     print("helpers:", helper_before.kind(), helper_after.kind(), pkg.sub.kind())
     print("third party:", thirdparty.convert(np.arange(4.0)), vendored.kind())
     print("same objects:", float64 is real.float64, newaxis is None,
@@ -153,7 +155,7 @@ def test_numpy_is_lazyarr_in_user_modules_and_real_elsewhere(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout == textwrap.dedent("""\
         real numpy in sys.modules: True
-        main: True True True
+        main: True True True True False
         helpers: lazyarr lazyarr lazyarr
         third party: module ndarray 6.0 numpy
         same objects: True True True True True

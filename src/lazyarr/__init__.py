@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _dtypes
-from ._array import Array  # first: it binds the chapter modules its methods use
+from ._array import Array, ndarray  # first: it binds the chapter modules its methods use
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, linalg as _linalg_chapter  # noqa: F401
 from ._api import manipulation, reductions  # noqa: F401
@@ -31,7 +31,6 @@ __version__ = "0.1.0"
 
 globals().update(_NAMESPACES[""])
 
-ndarray = Array
 
 # dtypes and scalar types are NumPy's own objects.
 from numpy import (  # noqa: E402

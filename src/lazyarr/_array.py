@@ -818,6 +818,34 @@ def _stack_nested(seq, dtype) -> Array:
 
 
 # Chapter modules use Array; they are bound here, after it exists.
+class _ArrayKind(type):
+    """The metaclass of `ndarray`: instances are lazyarr's arrays and NumPy's (not the
+    0-d results that stand for NumPy's scalars), and class attributes (`ndarray.sum`)
+    are Array's."""
+
+    def __instancecheck__(cls, obj) -> bool:  # a 0-d result stands for a NumPy scalar
+        return isinstance(obj, np.ndarray) or isinstance(obj, Array) and not obj._scalar
+
+    def __subclasscheck__(cls, sub) -> bool:
+        return issubclass(sub, (Array, np.ndarray))
+
+    def __getattr__(cls, name):
+        return getattr(Array, name)
+
+
+class ndarray(metaclass=_ArrayKind):
+    """`lazyarr.ndarray`, NumPy's `ndarray` under `python -m lazyarr`: an array is an
+    instance whether it is lazyarr's or NumPy's own (say, a result from scipy), so
+    `isinstance(x, np.ndarray)` answers as it does under NumPy. Arrays themselves are
+    `Array`s. Calling it makes an array as NumPy's constructor does (zeros where NumPy
+    leaves memory uninitialized)."""
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        value = (np.zeros(shape, dtype) if buffer is None
+                 else np.ndarray(shape, dtype, buffer, offset, strides, order))
+        return Array(as_array(value)._node, scalar=False)
+
+
 from . import _dispatch  # noqa: E402
 from ._api import elementwise as _ew  # noqa: E402
 from ._api import indexing as _idx  # noqa: E402
