@@ -441,3 +441,13 @@ def test_shape_inspection(value):
     if value.ndim:
         check_function("size", value, -1)
         check_function("size", value, value.ndim)
+
+
+def test_row_stack_is_vstack_with_numpys_warning():
+    parts = [np.arange(3.0), np.ones((2, 3), np.int8)]
+    with pytest.warns(DeprecationWarning) as record:
+        result = la.row_stack(parts)
+    assert record[0].filename == __file__
+    with pytest.warns(DeprecationWarning):
+        check(np.row_stack, la.row_stack, parts)
+    np.testing.assert_array_equal(np.asarray(result), np.vstack(parts))

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import itertools
 import operator
+import warnings
 
 import numpy as np
 
 from .. import _dtypes, _flush
+from .._errors import user_stacklevel
 from .._ops import broadcast_shapes as _broadcast_shapes, size_of
 from . import export
 from .common import (Array, apply, as_array, astype, broadcast_node, full_node, leaf,
@@ -417,6 +419,14 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Join along the first axis, 1-d arrays taken as rows."""
     return concatenate(_atleast_list(tup, 2, "vstack"), 0, dtype=dtype, casting=casting)
+
+
+@export
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """NumPy's deprecated alias of `vstack`, with its DeprecationWarning."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=user_stacklevel())
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 @export
