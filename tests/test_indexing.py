@@ -1,5 +1,7 @@
 """Indexing against NumPy: every kind of key, generated; masks; take; bounds errors."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -134,3 +136,26 @@ def test_compress_and_extract():
     check_function("compress", [True, False], a)
     check_function("compress", [[True]], a)
     check_function("extract", a % 3 == 0, a)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (2, 3)])
+def test_nothing_selected_checks_no_index(shape):
+    """Index arrays that broadcast to no element select nothing, and NumPy then checks
+    none of their values (getitem, setitem and take_along_axis alike)."""
+    a = np.arange(math.prod(shape), dtype=float).reshape(shape)
+    for key in [(np.array([[5]]), np.zeros((1, 0), int)), (np.array([9]), np.zeros(0, int)),
+                (np.zeros((0, 1), int), slice(None))]:
+        check(lambda x, k=key: x[k], lambda x, k=key: x[k], a)
+        check(_np_set, _la_set, a, key, 1.0)
+    check(np.take_along_axis, la.take_along_axis, np.zeros((0, 3)), np.array([[5]]), 1)
+
+
+def _np_set(a, key, value):
+    a = a.copy()
+    a[key] = value
+    return a
+
+
+def _la_set(x, key, value):
+    x[key] = value
+    return x

@@ -236,6 +236,8 @@ def _advanced_plan(x: Array, entries) -> _Plan:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
     sizes = [shape[a] for a in adv_axes]
+    if math.prod(index_shape) == 0:  # nothing is selected, so NumPy checks no index
+        indices = [np.zeros(index_shape, np.int64)] * len(indices)
     nodes = [_index_node(i, n, a) for i, n, a in zip(indices, sizes, adv_axes)]
     flat = _flat_index(nodes, sizes, index_shape)
     perm = tuple(adv_axes + rest_axes)
@@ -574,6 +576,8 @@ def take_along_axis(arr, indices, axis=-1):
     shape = broadcast_shapes(x.shape[:axis] + (1,) + x.shape[axis + 1:],
                              idx.shape[:axis] + (1,) + idx.shape[axis + 1:])
     shape = shape[:axis] + (idx.shape[axis],) + shape[axis + 1:]
+    if math.prod(shape) == 0:  # nothing is picked, so NumPy checks no index
+        return wrap(leaf(np.zeros(shape, x.dtype), shape, x.dtype), False)
     along = _index_node(idx, x.shape[axis], axis)
     flat = None
     stride = 1

@@ -862,6 +862,9 @@ def _iota(shape, dtype, axis):
 
 
 def _take(x, indices, axis):
+    shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+    if not math.prod(shape):  # jnp.take from an empty axis loses the indices' shape
+        return jnp.zeros(shape, x.dtype)
     return jnp.take(x, indices, axis=axis, mode="clip")  # indices are in range already
 
 
