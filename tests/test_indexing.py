@@ -159,3 +159,14 @@ def _np_set(a, key, value):
 def _la_set(x, key, value):
     x[key] = value
     return x
+
+
+@pytest.mark.parametrize("mask_shape", [(0,), (0, 2), (3, 0), (0, 0), (0, 5), (2, 0)])
+def test_empty_mask_axes_match_any_length(mask_shape):
+    """A boolean mask's axis of length 0 matches an axis of any length (NumPy's rule);
+    other lengths must match (IndexError)."""
+    a = np.arange(24.0).reshape(3, 2, 4)
+    mask = np.zeros(mask_shape, bool)
+    key = mask if mask.ndim == 2 else (slice(None), mask)
+    check(lambda x: x[key], lambda x: x[key], a)
+    check(_np_set, _la_set, a, key, 5.0)

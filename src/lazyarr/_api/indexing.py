@@ -109,7 +109,7 @@ def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
     if mask.ndim == 0:  # x[True] adds an axis of length 1, x[False] of length 0
         return [("newaxis_pick", np.zeros(int(mask), np.int64))]
     for k, n in enumerate(mask.shape):
-        if x.shape[axis + k] != n:
+        if x.shape[axis + k] != n and n:  # NumPy lets a mask's empty axis match any
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{axis + k}; size of axis is {x.shape[axis + k]} but size of "
                              f"corresponding boolean axis is {n}")
