@@ -10,6 +10,7 @@ import contextlib
 import warnings
 import os
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -57,4 +58,15 @@ def quiet_warnings():
     tests; lazyarr raises none (see docs/semantics.md)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.fixture
+def no_fallback(monkeypatch):
+    """For tests of functions that must run lazily: the counted fallback raises instead
+    of running NumPy's. Complex-to-real cast warnings are NumPy's and lazyarr's alike
+    (the values are what is compared)."""
+    monkeypatch.setenv("LAZYARR_FALLBACK", "raise")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         yield

@@ -204,3 +204,16 @@ def clean(value):
     """`value` as both sides get it in tests that leave subnormal inputs to the tests of
     that deviation: flushed on a backend that flushes them, unchanged elsewhere."""
     return flush_subnormals(value) if backend_flushes_subnormals() else value
+
+
+def np_setitem(a, key, value):
+    """NumPy's `a[key] = value` on a copy, as a function returning the result."""
+    a = a.copy()
+    a[key] = value
+    return a
+
+
+def la_setitem(x, key, value):
+    """lazyarr's `x[key] = value`, as a function returning `x`."""
+    x[key] = value
+    return x

@@ -24,14 +24,7 @@ DTYPE_ARGS = [None, np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float
 EXTREMA = ["maximum", "minimum", "fmax", "fmin"]
 
 
-@pytest.fixture(autouse=True)
-def _no_fallback(monkeypatch):
-    """A lazy accumulate must not run NumPy's: the fallback raises here. Both warn alike
-    when casting complex values to real (the values are what is compared)."""
-    monkeypatch.setenv("LAZYARR_FALLBACK", "raise")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # a lazy accumulate never runs NumPy's
 
 
 def calls(name):

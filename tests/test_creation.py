@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 import lazyarr as la
 
 from differential import assert_same, check, check_function
-from strategies import NUMERIC, REAL, arrays, shapes
+from strategies import NUMERIC, arrays, shapes
 
 DTYPE_ARGS = [None, "int8", "uint32", "float16", "float32", "complex64", "bool", int, float]
 

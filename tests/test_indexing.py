@@ -9,7 +9,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import assert_same, check, check_function
+from differential import assert_same, check, check_function, la_setitem, np_setitem
 from strategies import NUMERIC, arrays
 
 
@@ -146,19 +146,9 @@ def test_nothing_selected_checks_no_index(shape):
     for key in [(np.array([[5]]), np.zeros((1, 0), int)), (np.array([9]), np.zeros(0, int)),
                 (np.zeros((0, 1), int), slice(None))]:
         check(lambda x, k=key: x[k], lambda x, k=key: x[k], a)
-        check(_np_set, _la_set, a, key, 1.0)
+        check(np_setitem, la_setitem, a, key, 1.0)
     check(np.take_along_axis, la.take_along_axis, np.zeros((0, 3)), np.array([[5]]), 1)
 
-
-def _np_set(a, key, value):
-    a = a.copy()
-    a[key] = value
-    return a
-
-
-def _la_set(x, key, value):
-    x[key] = value
-    return x
 
 
 @pytest.mark.parametrize("mask_shape", [(0,), (0, 2), (3, 0), (0, 0), (0, 5), (2, 0)])
@@ -169,4 +159,4 @@ def test_empty_mask_axes_match_any_length(mask_shape):
     mask = np.zeros(mask_shape, bool)
     key = mask if mask.ndim == 2 else (slice(None), mask)
     check(lambda x: x[key], lambda x: x[key], a)
-    check(_np_set, _la_set, a, key, 5.0)
+    check(np_setitem, la_setitem, a, key, 5.0)

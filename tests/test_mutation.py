@@ -12,20 +12,9 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
-from differential import assert_same, check, clean
+from differential import assert_same, check, clean, la_setitem, np_setitem
 from test_indexing import MIXED_KEYS as MIXED_GET_KEYS
 from strategies import NUMERIC, arrays, elements
-
-
-def np_setitem(a, key, value):
-    a = a.copy()
-    a[key] = value
-    return a
-
-
-def la_setitem(x, key, value):
-    x[key] = value
-    return x
 
 
 def lazy_key(key):

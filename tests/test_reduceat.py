@@ -21,14 +21,7 @@ DTYPE_ARGS = [None, np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float
               np.float64, np.complex64]
 
 
-@pytest.fixture(autouse=True)
-def _no_fallback(monkeypatch):
-    """A lazy reduceat must not run NumPy's: the fallback raises here. Both warn alike
-    when casting complex values to real (the values are what is compared)."""
-    monkeypatch.setenv("LAZYARR_FALLBACK", "raise")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        yield
+pytestmark = pytest.mark.usefixtures("no_fallback")  # a lazy reduceat never runs NumPy's
 
 
 def indices_for(draw, n):
