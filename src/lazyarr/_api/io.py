@@ -47,7 +47,7 @@ def lazy(value):
         return type(value)(lazy(item) for item in value)
     if type(value) is not np.ndarray or not _dtypes.is_numeric(value.dtype):
         return value
-    return as_array(value, value.dtype.newbyteorder("="))
+    return as_array(value)  # a copy, in native byte order
 
 
 # ----- writing ----------------------------------------------------------------------
