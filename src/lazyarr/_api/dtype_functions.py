@@ -1,7 +1,7 @@
 """Dtype, scalar and memory-order helpers: `min_scalar_type`, `common_type`,
 `mintypecode`, `promote_types`, `issubdtype`, `isscalar`, `iterable`, `typename`,
-`base_repr`, `binary_repr`, `isfortran`, `asfortranarray`, `require` and
-`asarray_chkfinite`.
+`base_repr`, `binary_repr`, `isfortran`, `ascontiguousarray`, `asfortranarray`,
+`require` and `asarray_chkfinite`.
 
 These read dtypes, Python values and layouts, not array data. NumPy's own function is
 published where it gives NumPy's answer for lazyarr arrays too (`iterable`, `typename`,
