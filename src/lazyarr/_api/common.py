@@ -29,6 +29,16 @@ def normalize_axis(axis, ndim: int, func: str = "") -> int:
     return axis % ndim if ndim else 0
 
 
+def normalize_axis_tuple(axis, ndim: int, func: str = "", what: str = "axis") -> tuple[int, ...]:
+    """NumPy's normalize_axis_tuple: an int or a sequence of ints as distinct axes in
+    [0, ndim), in the order given (ValueError for a repeat)."""
+    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    axes = tuple(normalize_axis(a, ndim, func) for a in items)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{func}: repeated axis in `{what}` argument")
+    return axes
+
+
 def normalize_axes(axis, ndim: int, func: str = "") -> tuple[int, ...]:
     """`axis` (None, an int or a tuple of ints) as a sorted tuple of distinct axes."""
     if axis is None:

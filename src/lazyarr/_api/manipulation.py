@@ -20,7 +20,8 @@ from .._errors import user_stacklevel
 from .._ops import broadcast_shapes as _broadcast_shapes, size_of
 from . import export
 from .common import (Array, apply, as_array, astype, broadcast_node, full_node, leaf,
-                     normalize_axis, normalize_axes, reshape_node, transpose_node, wrap)
+                     normalize_axis, normalize_axes, normalize_axis_tuple, reshape_node,
+                     transpose_node, wrap)
 from .elementwise import add, divide, equal, floor, multiply, rint, subtract, where_
 
 _ORDERS = ("C", "F", "A", "K")
@@ -173,11 +174,9 @@ def _swapped(a, axis1, axis2):
 
 
 def _axis_sequence(axis, ndim: int, func: str, what: str = "axis") -> tuple[int, ...]:
-    """An int or a sequence of ints as distinct normalized axes, in the order given."""
-    axes = tuple(normalize_axis(ax, ndim, func) for ax in _int_tuple(axis, what, func))
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"{func}: repeated axis in `{what}` argument")
-    return axes
+    """An int or a sequence of ints (lazy ones read) as distinct normalized axes, in
+    the order given."""
+    return normalize_axis_tuple(_int_tuple(axis, what, func), ndim, func, what)
 
 
 def _moved(a, source, destination):

@@ -32,7 +32,7 @@ from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
 from .common import (Array, apply, as_array, astype, broadcast_node, full_node, normalize_axis,
-                     reshape_node, scalar_node, transpose_node, wrap)
+                     normalize_axis_tuple, reshape_node, scalar_node, transpose_node, wrap)
 
 # Identities of the reductions that have one (max and min have none).
 _IDENTITY = {"reduce_sum": 0, "reduce_prod": 1, "reduce_any": False, "reduce_all": True}
@@ -397,7 +397,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     sums do raise it."""
     x = as_array(a)
     keepdims = builtins.bool(keepdims)
-    axes = None if axis is None else _ordered_axes(axis, x.ndim, "average")
+    axes = None if axis is None else normalize_axis_tuple(axis, x.ndim, "average")
     if weights is None:
         avg = mean(x, axes, keepdims=keepdims)
         if avg.size == 0:
@@ -420,15 +420,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if scale.shape != avg.shape:
         scale = wrap(apply("broadcast_to", scale._node, shape=avg.shape), False)
     return avg, scale
-
-
-def _ordered_axes(axis, ndim: int, func: str) -> tuple[int, ...]:
-    """NumPy's normalize_axis_tuple: an int or a sequence, order kept, no repeats."""
-    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(normalize_axis(a, ndim, func) for a in items)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"{func}: repeated axis in `axis` argument")
-    return axes
 
 
 def _weights_for_axes(w: Array, shape, axes) -> Array:

@@ -40,7 +40,7 @@ from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
 from . import reductions as red
-from .common import (Array, apply, as_array, astype, leaf, normalize_axis,
+from .common import (Array, apply, as_array, astype, leaf, normalize_axis, normalize_axis_tuple,
                      reshape_node, transpose_node, wrap)
 from .linalg import diagonal, dot
 from .manipulation import concatenate
@@ -72,15 +72,6 @@ def _move_to_front(x: Array, axis: int) -> Array:
     return wrap(transpose_node(x._node, order), False)
 
 
-def _axis_tuple(axis, ndim: int, func: str) -> tuple[int, ...]:
-    """NumPy's normalize_axis_tuple: order kept, no repeats."""
-    items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(normalize_axis(a, ndim, func) for a in items)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"{func}: repeated axis")
-    return axes
-
-
 def _ureduce(x: Array, func, axis, keepdims, fname: str, *others: Array) -> Array:
     """NumPy's _ureduce: func(x, axis, *others) with several axes merged into one last
     axis (of `x` and of the same-shaped `others`); keepdims puts length-1 axes back
@@ -90,7 +81,7 @@ def _ureduce(x: Array, func, axis, keepdims, fname: str, *others: Array) -> Arra
         axes = tuple(range(nd))
         result = func(x, None, *others)
     else:
-        axes = _axis_tuple(axis, nd, fname)
+        axes = normalize_axis_tuple(axis, nd, fname)
         if len(axes) == 1:
             result = func(x, axes[0], *others)
         else:
@@ -390,7 +381,7 @@ def _weighted_quantile(x: Array, q: np.ndarray, axis, keepdims, weights, nan: bo
     weight fraction reaches q. Weights are read (a flush with cause "control"), as
     NumPy reads them to check them."""
     w, host_w = _check_weights(x, weights, axis, func)
-    axes = None if axis is None else _axis_tuple(axis, x.ndim, func)
+    axes = None if axis is None else normalize_axis_tuple(axis, x.ndim, func)
     if math.prod(x.shape if axes is None else [x.shape[a] for a in axes]) == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
 
@@ -434,7 +425,7 @@ def _check_weights(x: Array, weights, axis, func: str):
     """NumPy's _weights_are_valid and sign check: (weights broadcast to x's shape,
     their values on the host). Lazy weights are read (a flush with cause "control")."""
     w = as_array(weights)
-    axes = None if axis is None else _axis_tuple(axis, x.ndim, func)
+    axes = None if axis is None else normalize_axis_tuple(axis, x.ndim, func)
     if w.shape != x.shape:
         if axes is None:
             raise TypeError(f"{func}: Axis must be specified when shapes of a and weights "
@@ -705,7 +696,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     gradient; one array per axis (a tuple when more than one)."""
     x = as_array(f)
     nd = x.ndim
-    axes = tuple(range(nd)) if axis is None else _axis_tuple(axis, nd, "gradient")
+    axes = tuple(range(nd)) if axis is None else normalize_axis_tuple(axis, nd, "gradient")
     if len(varargs) == 0:
         dx = [1.0] * len(axes)
     elif len(varargs) == 1 and np.ndim(varargs[0]) == 0:
