@@ -46,11 +46,18 @@ def test_block_bad_input():
     check_function("block", [[1, 2], [3, 4]])
 
 
-@given(data=st.data())
-def test_delete(data):
+def array_axis_length(data):
+    """An array, an axis for delete/insert (None, in range or not), and the length of
+    what that axis indexes."""
     x = some_array(data, min_dims=0)
     axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)))
     n = x.size if axis is None or x.ndim == 0 else x.shape[axis % max(x.ndim, 1)]
+    return x, axis, n
+
+
+@given(data=st.data())
+def test_delete(data):
+    x, axis, n = array_axis_length(data)
     obj = data.draw(st.one_of(
         st.integers(-n - 1, n),
         st.builds(slice, st.none() | st.integers(-5, 5), st.none() | st.integers(-5, 5),
@@ -63,9 +70,7 @@ def test_delete(data):
 
 @given(data=st.data())
 def test_insert(data):
-    x = some_array(data, min_dims=0)
-    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)))
-    n = x.size if axis is None or x.ndim == 0 else x.shape[axis % max(x.ndim, 1)]
+    x, axis, n = array_axis_length(data)
     obj = data.draw(st.one_of(
         st.integers(-n - 1, n + 1),
         st.builds(slice, st.none() | st.integers(-5, 5), st.none() | st.integers(-5, 5)),
