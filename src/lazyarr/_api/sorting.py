@@ -42,6 +42,7 @@ from . import export
 from . import elementwise as ew
 from .common import (Array, AxisError, apply, as_array, astype, leaf, normalize_axis,
                      reshape_node, transpose_node, wrap)
+from .manipulation import flip
 
 _SORT_KINDS = "qhms"  # quicksort, heapsort, mergesort, stable: the first letter decides
 
@@ -161,7 +162,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     _no_order(order, "sort")
     x, ax = _along(as_array(a), axis, "sort")
     result = _sorted(x, ax)
-    return _reversed(result, ax) if descending else result
+    return flip(result, ax) if descending else result
 
 
 @export
@@ -180,16 +181,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
         return _order([x], ax)
     # The stable order of the reversed array, reversed, counts positions from the end.
     last = x.shape[ax] - 1
-    return ew.subtract(last, _reversed(_order([_reversed(x, ax)], ax), ax))
+    return ew.subtract(last, flip(_order([flip(x, ax)], ax), ax))
 
-
-def _reversed(x: Array, axis: int) -> Array:
-    """x reversed along `axis`."""
-    n = x.shape[axis]
-    starts, stops, steps = [0] * x.ndim, list(x.shape), [1] * x.ndim
-    starts[axis], stops[axis], steps[axis] = n - 1, -1, -1
-    return wrap(apply("slice", x._node, starts=tuple(starts), stops=tuple(stops),
-                      steps=tuple(steps)), False)
 
 
 def _lexsort_keys(keys) -> list[Array]:
