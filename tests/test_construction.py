@@ -229,3 +229,11 @@ def test_windows(name, M):
 @given(M=st.integers(-1, 12), beta=st.floats(0, 20))
 def test_kaiser(M, beta):
     check_function("kaiser", M, beta)
+
+
+@pytest.mark.parametrize("obj", [2, [5, 1], [0, 1], slice(0, 9)])
+def test_insert_checks_indices_before_converting_values(obj):
+    """NumPy reports a bad index before a value its dtype cannot hold."""
+    for a in (np.array(0, np.uint8), np.arange(3, dtype=np.uint8)):
+        check_function("insert", a, obj, -1)
+        check_function("insert", a, obj, 7)

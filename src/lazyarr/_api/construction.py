@@ -144,13 +144,12 @@ def insert(arr, obj, values, axis=None):
         elif indices.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional "
                              "or scalar")
-    values = (lnp.astype(values, arr.dtype) if isinstance(values, Array)
-              else lnp.asarray(values, dtype=arr.dtype))
     if indices.size == 1:
         index = indices.item()
         if index < -N or index > N:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
         index += N if index < 0 else 0
+        values = _values_as(values, arr.dtype)  # after the index check, as in NumPy
         values = lnp.reshape(values, (1,) * (arr.ndim - values.ndim) + values.shape)
         if indices.ndim == 0:
             values = lnp.moveaxis(values, 0, axis)
@@ -170,8 +169,15 @@ def insert(arr, obj, values, axis=None):
     source[indices] = N + np.arange(numnew)
     source[old_mask] = np.arange(N)
     shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
+    values = _values_as(values, arr.dtype)  # after the index checks, as in NumPy
     joined = lnp.concatenate([arr, lnp.broadcast_to(values, shape)], axis=axis)
     return lnp.take(joined, source, axis=axis)
+
+
+def _values_as(values, dtype) -> Array:
+    """insert's `values` in the array's dtype (NumPy's conversion and its errors)."""
+    return (lnp.astype(values, dtype) if isinstance(values, Array)
+            else lnp.asarray(values, dtype=dtype))
 
 
 @export
