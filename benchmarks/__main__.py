@@ -1,8 +1,9 @@
 """Benchmark runner: `python -m benchmarks [--quick] [--only NAME] [--repeats N]`.
 
 For each workload, each variant (numpy, lazyarr on XLA, jax-jit, jax-fori) first runs
-once in a fresh subprocess (first-call time, compile included, and peak RSS), then all
-variants run in this process, interleaved, for the steady-state median. Every result
+twice in fresh subprocesses sharing a new, empty program cache (cold, then warm: whole
+process time, imports and compiles included, and peak RSS), then all variants run in
+this process, interleaved, for the steady-state median. Microbenchmarks follow. Every result
 is checked against NumPy's; any difference or error is reported and makes the exit
 status 1. See benchmarks/README.md for what each column means.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -74,11 +77,15 @@ def _peak_rss_mib() -> float:
 
 
 def child(name: str, variant: str, quick: bool) -> None:
-    """Fresh-process run: print {first, peak, base} as JSON (or {error}, or {na})."""
+    """Fresh-process run: print {first, peak, base, setup} as JSON (or {error}, or {na}).
+    `setup` is the time spent making the inputs, which the parent takes out of the
+    whole-process time."""
+    start = time.perf_counter()
     workload = WORKLOADS[name]
     args = workload.inputs(quick)
+    setup = time.perf_counter() - start
     try:
-        run = make_runner(variant, workload)  # imports and backend start-up, not timed
+        run = make_runner(variant, workload)  # imports and backend start-up
         if run is None:
             print(json.dumps({"na": True}))
             return
@@ -86,22 +93,45 @@ def child(name: str, variant: str, quick: bool) -> None:
         start = time.perf_counter()
         run(args)
         first = time.perf_counter() - start
-        print(json.dumps({"first": first, "peak": _peak_rss_mib(), "base": base}))
+        print(json.dumps({"first": first, "peak": _peak_rss_mib(), "base": base,
+                          "setup": setup}))
     except Exception as exc:  # reported by the parent, in the table
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
 
 
-def first_call(name: str, variant: str, quick: bool) -> dict:
+def whole_process(name: str, variant: str, quick: bool, cache_dir: str) -> dict:
+    """One fresh process running the workload once, lazyarr's program cache in
+    `cache_dir`: its figures, with `whole` the process's wall time (interpreter start,
+    imports, compiles, the run and exit) less the time spent making the inputs."""
     cmd = [sys.executable, "-m", "benchmarks", "--child", name, variant] + ["--quick"] * quick
+    env = dict(os.environ, LAZYARR_CACHE_DIR=cache_dir)
+    start = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
-                              cwd=Path(__file__).resolve().parent.parent)
+                              cwd=Path(__file__).resolve().parent.parent, env=env)
     except subprocess.TimeoutExpired:
         return {"error": f"timeout: first call over {CHILD_TIMEOUT_S} s"}
+    wall = time.perf_counter() - start
     lines = proc.stdout.strip().splitlines()
     if proc.returncode or not lines:
         return {"error": f"child exited {proc.returncode}: {proc.stderr.strip()[-500:]}"}
-    return json.loads(lines[-1])
+    row = json.loads(lines[-1])
+    if "setup" in row:
+        row["whole"] = wall - row.pop("setup")
+    return row
+
+
+def first_call(name: str, variant: str, quick: bool) -> dict:
+    """Cold then warm: two fresh processes sharing a new, empty program cache."""
+    with tempfile.TemporaryDirectory(prefix="lazyarr-bench-") as cache_dir:
+        cold = whole_process(name, variant, quick, cache_dir)
+        if "error" in cold or cold.get("na"):
+            return cold
+        warm = whole_process(name, variant, quick, cache_dir)
+    if "error" in warm:
+        return {"error": "warm run: " + warm["error"]}
+    return {"first": cold["first"], "peak": cold["peak"], "base": cold["base"],
+            "cold": cold["whole"], "warm": warm["whole"], "warm_first": warm["first"]}
 
 
 def check(workload, expected: tuple, actual: tuple) -> None:
@@ -167,21 +197,30 @@ def _cell(row: dict, key: str) -> str:
     return "—"
 
 
-def _ratio(rows, variant: str) -> str:
-    a, b = rows[variant].get("steady"), rows["lazyarr"].get("steady")
+def _ratio(rows, key: str, variant: str, over: str = "numpy") -> str:
+    """`over`'s time / `variant`'s time for `key`: above 1, `variant` is faster."""
+    a, b = rows[over].get(key), rows[variant].get(key)
     return f"{a / b:.2f}" if a and b else "—"
 
 
+SHORT = dict(zip(VARIANTS, ("np", "lz", "jit", "fori")))
+
+
 def table(results: dict) -> str:
-    short = ("np", "lz", "jit", "fori")
-    head = (["workload"] + [f"steady {v}" for v in VARIANTS] + [f"first {s}" for s in short]
-            + [f"peak MiB {s}" for s in short] + ["numpy/lazyarr", "jax/lazyarr"])
+    """Two markdown tables: the times and peak memory, then the ratios to NumPy."""
+    head = (["workload"] + [f"{k} {SHORT[v]}" for k in ("cold", "warm", "steady")
+                            for v in VARIANTS] + [f"peak MiB {SHORT[v]}" for v in VARIANTS])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, rows in results.items():
-        cells = ([name] + [_cell(rows[v], "steady") for v in VARIANTS]
-                 + [_cell(rows[v], "first") for v in VARIANTS]
-                 + [_cell(rows[v], "peak") for v in VARIANTS]
-                 + [_ratio(rows, "numpy"), _ratio(rows, "jax-jit")])
+        cells = ([name] + [_cell(rows[v], k) for k in ("cold", "warm", "steady")
+                           for v in VARIANTS] + [_cell(rows[v], "peak") for v in VARIANTS])
+        lines.append("| " + " | ".join(cells) + " |")
+    head = (["workload"] + [f"{k} np/{SHORT[v]}" for k in ("cold", "warm", "steady")
+                            for v in VARIANTS[1:]] + ["steady jit/lz"])
+    lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, rows in results.items():
+        cells = ([name] + [_ratio(rows, k, v) for k in ("cold", "warm", "steady")
+                           for v in VARIANTS[1:]] + [_ratio(rows, "steady", "lazyarr", "jax-jit")])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -194,6 +233,8 @@ def main(argv=None) -> int:
                         help="run only this workload (repeatable)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="timed in-process repeats per variant (default 5, 1 with --quick)")
+    parser.add_argument("--no-micro", action="store_true",
+                        help="skip the per-operation, per-flush and per-read microbenchmarks")
     parser.add_argument("--child", nargs=2, metavar=("NAME", "VARIANT"), help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
     if opts.child:
@@ -206,6 +247,10 @@ def main(argv=None) -> int:
         print(f"running {name} ...", file=sys.stderr, flush=True)
         results[name] = bench(name, opts.quick, repeats, failures)
     print(table(results))
+    if not opts.no_micro:
+        from . import micro
+        print("running microbenchmarks ...", file=sys.stderr, flush=True)
+        print("\n" + micro.table(micro.run(opts.quick)))
     if failures:
         print("\nFAILURES:", file=sys.stderr)
         for f in failures:

@@ -139,3 +139,158 @@ FORI = {
     "small_loop": _fori(small_loop_body),
     "masking": masking_fori,
 }
+
+
+# --- the script-like workloads (benchmarks/scripts.py) -----------------------------
+
+from . import scripts  # noqa: E402
+
+
+@jax.jit
+def _jacobi_step(u):
+    work = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    delta = jnp.abs(work - u[1:-1, 1:-1]).max()
+    return u.at[1:-1, 1:-1].set(work), delta
+
+
+def jacobi_jit(u, steps, eps=1e-12):
+    delta = None
+    for _ in range(steps):
+        u, delta = _jacobi_step(u)
+        if delta < eps:
+            break
+    return u, delta
+
+
+@jax.jit
+def _gauss_step(a, c):
+    # The shrinking block a[c:, c-1:] as masks over the whole matrix: one shape, one jit.
+    n = a.shape[0]
+    rows, cols = jnp.arange(n), jnp.arange(n)
+    factor = jnp.where(rows >= c, a[:, c - 1] / a[c - 1, c - 1], 0.0)
+    pivot_row = jnp.where(cols >= c - 1, a[c - 1, :], 0.0)
+    return a - factor[:, None] * pivot_row[None, :]
+
+
+def gauss_jit(a):
+    for c in range(1, a.shape[0]):
+        a = _gauss_step(a, c)
+    return a
+
+
+@jax.jit
+def gauss_fori(a):
+    return lax.fori_loop(1, a.shape[0], lambda c, a: _gauss_step(a, c), a)
+
+
+def _lbm_body(f, obstacle, tau=0.6):
+    f = jnp.stack([jnp.roll(jnp.roll(f[:, :, i], cx, axis=1), cy, axis=0)
+                   for i, (cx, cy) in enumerate(zip(scripts.LBM_CX, scripts.LBM_CY))], axis=2)
+    bounced = f[:, :, jnp.array(scripts.LBM_OPPOSITE)]
+    rho = jnp.sum(f, 2)
+    ux = jnp.sum(f * jnp.array(scripts.LBM_CX), 2) / rho
+    uy = jnp.sum(f * jnp.array(scripts.LBM_CY), 2) / rho
+    feq = jnp.stack([rho * w * (1 + 3 * (cx * ux + cy * uy) + 9 * (cx * ux + cy * uy) ** 2 / 2
+                                - 3 * (ux ** 2 + uy ** 2) / 2)
+                     for cx, cy, w in zip(scripts.LBM_CX, scripts.LBM_CY, scripts.LBM_W)], axis=2)
+    f = f - (1.0 / tau) * (f - feq)
+    return jnp.where(obstacle[:, :, None], bounced, f)
+
+
+_lbm_step = jax.jit(_lbm_body)
+
+
+def lbm_jit(f, obstacle, steps):
+    for _ in range(steps):
+        f = _lbm_step(f, obstacle)
+    return f
+
+
+@partial(jax.jit, static_argnums=2)
+def lbm_fori(f, obstacle, steps):
+    return lax.fori_loop(0, steps, lambda i, f: _lbm_body(f, obstacle), f)
+
+
+def _life_body(z):
+    n = (z[0:-2, 0:-2] + z[0:-2, 1:-1] + z[0:-2, 2:] + z[1:-1, 0:-2]
+         + z[1:-1, 2:] + z[2:, 0:-2] + z[2:, 1:-1] + z[2:, 2:])
+    inner = z[1:-1, 1:-1]
+    alive = ((n == 3) & (inner == 0)) | (((n == 2) | (n == 3)) & (inner == 1))
+    return jnp.zeros_like(z).at[1:-1, 1:-1].set(alive.astype(z.dtype))
+
+
+_life_step = jax.jit(_life_body)
+
+
+def life_jit(z, steps):
+    for _ in range(steps):
+        z = _life_step(z)
+    return z
+
+
+@partial(jax.jit, static_argnums=1)
+def life_fori(z, steps):
+    return lax.fori_loop(0, steps, lambda i, z: _life_body(z), z)
+
+
+@jax.jit
+def convolve_jit(x, k):
+    return jnp.convolve(x, k, mode="same")
+
+
+@partial(jax.jit, static_argnums=2)
+def _window_mean(x, start, width):
+    return lax.dynamic_slice(x, (start,), (width,)).mean()
+
+
+def windows_jit(x, width, hop):
+    return jnp.stack([_window_mean(x, start, width)
+                      for start in range(0, x.shape[0] - width + 1, hop)])
+
+
+@jax.jit
+def _hist_sort(x):
+    counts, edges = jnp.histogram(x, bins=100)
+    s = jnp.sort(x)
+    return counts, edges, s, s[s.shape[0] // 2]
+
+
+def hist_sort_jit(x):
+    return _hist_sort(x)
+
+
+def minimize_jit(features, labels, iters):
+    import numpy
+    from scipy.optimize import minimize as scipy_minimize
+
+    @jax.jit
+    def objective(w):
+        p = 1.0 / (1.0 + jnp.exp(-(features @ w)))
+        loss = -jnp.mean(labels * jnp.log(p + 1e-12) + (1 - labels) * jnp.log(1 - p + 1e-12))
+        loss = loss + 0.5e-3 * jnp.dot(w, w)
+        return loss, features.T @ (p - labels) / labels.shape[0] + 1e-3 * w
+
+    def fun(w):
+        loss, grad = objective(jnp.asarray(w))
+        return float(loss), numpy.asarray(grad, dtype=float)
+
+    result = scipy_minimize(fun, numpy.zeros(features.shape[1]), jac=True, method="L-BFGS-B",
+                            options={"maxiter": iters, "gtol": 1e-10})
+    return result.x
+
+
+@jax.jit
+def _append_body(x, scale):
+    return jnp.tanh(x * scale).sum()
+
+
+def append_loop_jit(x, count):
+    return sum(_append_body(x, 1e-3 * (i + 1)) for i in range(count))
+
+
+JIT.update({
+    "jacobi": jacobi_jit, "gauss": gauss_jit, "lbm": lbm_jit, "life": life_jit,
+    "convolve": convolve_jit, "windows": windows_jit, "hist_sort": hist_sort_jit,
+    "minimize": minimize_jit, "append_loop": append_loop_jit,
+})
+FORI.update({"gauss": gauss_fori, "lbm": lbm_fori, "life": life_fori})

@@ -190,3 +190,19 @@ WORKLOADS = {w.name: w for w in [
     Workload("small_loop", small_loop, _small_loop_inputs, 1e-9),
     Workload("masking", masking, _masking_inputs, 1e-9),
 ]}
+
+# The script-like workloads (issue 10): see scripts.py.
+from . import scripts  # noqa: E402
+
+WORKLOADS.update({w.name: w for w in [
+    Workload("jacobi", scripts.jacobi, scripts.jacobi_inputs, 1e-9),
+    Workload("gauss", scripts.gauss, scripts.gauss_inputs, 1e-9),
+    Workload("lbm", scripts.lbm, scripts.lbm_inputs, 1e-9),
+    Workload("life", scripts.life, scripts.life_inputs, 0),
+    Workload("convolve", scripts.convolve, scripts.convolve_inputs, 1e-9),
+    Workload("windows", scripts.windows, scripts.windows_inputs, 1e-9),
+    Workload("hist_sort", scripts.hist_sort, scripts.hist_sort_inputs, 1e-12),
+    # The optimizer's path follows the objective's last bits: room for XLA's summation order.
+    Workload("minimize", scripts.minimize, scripts.minimize_inputs, 1e-6),
+    Workload("append_loop", scripts.append_loop, scripts.append_loop_inputs, 1e-9),
+]})

@@ -1,0 +1,72 @@
+"""Microbenchmarks of lazyarr's own overheads (issue 10, part 5), each beside NumPy's
+time for the same thing, in microseconds per operation:
+
+- **build**: `x + x` on a small computed array (10 float64), recording the node only;
+- **flush**: `lazyarr.eval(x + 1.0)` of a program already in the cache, and the part of
+  it spent outside the backend's `run` (lazyarr's own time);
+- **read**: `float(y[i])` of every element of a computed array (1,000 float64);
+- **iterate**, **tolist**, **contains**: `for v in y`, `y.tolist()`, `0.5 in y`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy
+
+
+def _per_call(fn, count: int) -> float:
+    """Microseconds per call of `fn`, best of three batches of `count` calls."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(count):
+            fn()
+        best = min(best, (time.perf_counter() - start) / count)
+    return best * 1e6
+
+
+def run(quick: bool) -> list[tuple[str, float, float]]:
+    """(name, lazyarr µs, numpy µs) per microbenchmark, on lazyarr's XLA backend."""
+    import lazyarr
+    from lazyarr import _flush
+    lazyarr.set_backend("xla")
+    count = 300 if quick else 3000
+    host = numpy.linspace(0.0, 1.0, 10)
+    x = lazyarr.eval(lazyarr.asarray(host) * 1.0)  # a computed array, the backend's buffer
+    rows = [("build: x + x (10 elements)", _per_call(lambda: x + x, count),
+             _per_call(lambda: host + host, count))]
+
+    lazyarr.eval(x + 1.0)  # compile once
+    before = (time.perf_counter(), _flush.STATS.flush_seconds)
+    flush = _per_call(lambda: lazyarr.eval(x + 1.0), count)
+    calls = 3 * count
+    wall = time.perf_counter() - before[0]
+    backend = _flush.STATS.flush_seconds - before[1]
+    own = (wall - backend) / calls * 1e6 - rows[0][1]  # less the node's build
+    rows.append(("flush: eval(x + 1.0), cached", flush, _per_call(lambda: host + 1.0, count)))
+    rows.append(("flush: lazyarr's own time", own, float("nan")))
+
+    ys = numpy.linspace(0.0, 1.0, 1000)
+    y = lazyarr.eval(lazyarr.asarray(ys) * 1.0)
+    n = ys.shape[0]
+    reads = max(1, count // 300)
+
+    def read_all(a):
+        return lambda: [float(a[i]) for i in range(n)]
+    rows.append(("read: float(y[i]) per element", _per_call(read_all(y), reads) / n,
+                 _per_call(read_all(ys), reads) / n))
+    rows.append(("iterate: for v in y, per element", _per_call(lambda: list(y), reads) / n,
+                 _per_call(lambda: list(ys), reads) / n))
+    rows.append(("tolist: y.tolist(), per element", _per_call(y.tolist, reads) / n,
+                 _per_call(ys.tolist, reads) / n))
+    rows.append(("contains: 0.5 in y", _per_call(lambda: 0.5 in y, reads),
+                 _per_call(lambda: 0.5 in ys, reads)))
+    return rows
+
+
+def table(rows) -> str:
+    lines = ["| microbenchmark | lazyarr µs | numpy µs |", "|---|---|---|"]
+    for name, lazy, ref in rows:
+        lines.append(f"| {name} | {lazy:.3g} | {'—' if ref != ref else f'{ref:.3g}'} |")
+    return "\n".join(lines)
