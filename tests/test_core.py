@@ -373,3 +373,26 @@ def test_ndarray_is_the_array_kind():
     buffer = np.arange(4, dtype=np.int32)
     check(lambda: np.ndarray((2,), np.int32, buffer, 8), lambda: la.ndarray((2,), np.int32, buffer, 8))
     assert la.ndarray.sum is la.Array.sum
+
+
+def test_reads_of_computed_arrays_do_not_flush():
+    """float(x[i]), rows, iteration and tolist of a computed array read its buffer."""
+    host = np.arange(12.0).reshape(3, 4)
+    x = la.eval(la.asarray(host) * 2.0)
+    with la.count_flushes() as counter:
+        values = [float(x[i, j]) for i in range(3) for j in range(4)]
+        rows = [np.asarray(row) for row in x]
+        column = np.asarray(x[:, 1])
+        listed = x.tolist()
+    assert counter.count == 0
+    assert values == (host * 2.0).ravel().tolist()
+    np.testing.assert_array_equal(np.array(rows), host * 2.0)
+    np.testing.assert_array_equal(column, host[:, 1] * 2.0)
+    assert listed == (host * 2.0).tolist()
+
+
+def test_contains_is_numpys():
+    host = np.array([[1.0, np.nan], [3.0, 4.0]])
+    x = la.asarray(host) + 0.0
+    for value in (1.0, 2.0, np.nan, 4, [3.0, 4.0], [1.0, 5.0]):
+        assert (value in x) == (value in host)

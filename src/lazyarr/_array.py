@@ -125,6 +125,10 @@ class Array:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
+    def __contains__(self, value) -> bool:
+        """NumPy's `value in x`: `(x == value).any()`, one flush (not one per element)."""
+        return bool((self == value).any())
+
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")

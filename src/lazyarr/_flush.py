@@ -31,6 +31,9 @@ CAUSES = ("read", "control", "shape", "explicit", "size")
 MAX_PENDING_DEPTH: int | None = 60
 
 SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
+# Ops that NumPy does as views: a chain of them over a computed host buffer is read
+# there (an element, a row) without a program.
+HOST_VIEW_OPS = frozenset([SLICE, RESHAPE, OPS["transpose"], OPS["broadcast_to"]])
 
 
 class Instruction(NamedTuple):
@@ -203,9 +206,31 @@ def reset_stats() -> None:
 
 # ---------------------------------------------------------------------------------
 
+def _host_view(node: Node) -> bool:
+    """Compute `node` on the host, without a program, if it is a chain of views (slices,
+    reshapes, transposes) of one computed buffer on the CPU: NumPy takes the view of the
+    buffer's host array, so reading an element or a row costs what NumPy's read costs.
+    Returns whether it did."""
+    chain = []
+    while not node.is_computed:
+        if node.op not in HOST_VIEW_OPS:
+            return False
+        chain.append(node)
+        node = node.inputs[0]
+    value = node.value
+    if type(value) is not np.ndarray:
+        if getattr(value, "device", None) is None or _backend.device_of(node) != "cpu":
+            return False  # a device buffer elsewhere: reading it whole would be a copy
+        value = np.asarray(value)
+    for view in reversed(chain):
+        value = view.op.ref(value, **dict(view.attrs))
+        view.set_value(value)
+    return True
+
+
 def evaluate(nodes: Iterable[Node], cause: str) -> None:
     """Compute every pending node in `nodes` (and what shares work with them)."""
-    requested = [n for n in nodes if not n.is_computed]
+    requested = [n for n in nodes if not n.is_computed and not _host_view(n)]
     if not requested:
         return
     roots = _sharing_roots(requested)
