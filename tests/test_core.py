@@ -396,3 +396,30 @@ def test_contains_is_numpys():
     x = la.asarray(host) + 0.0
     for value in (1.0, 2.0, np.nan, 4, [3.0, 4.0], [1.0, 5.0]):
         assert (value in x) == (value in host)
+
+
+def test_a_flush_visits_only_the_handles_that_share_its_work():
+    """`results.append(x.mean())` in a loop: each flush looks at the handles of its own
+    group of pending work, not at every live result (issue 14: it was quadratic)."""
+    from lazyarr import _flush
+    x = la.asarray(np.arange(10.0))
+    results, visited = [], []
+    for k in range(300):
+        results.append(x.mean() + k)       # kept alive, pending
+        y = x * k
+        before = _flush.HANDLES_VISITED
+        float(y.sum())                     # a flush of unrelated work
+        visited.append(_flush.HANDLES_VISITED - before)
+    assert max(visited) <= 2, visited
+    np.testing.assert_allclose([float(r) for r in results], 4.5 + np.arange(300))
+
+
+def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
+    a = la.arange(6.0) * 2
+    b, c = a + 1, a.sum()
+    d = la.arange(3.0) + 1                 # another group: stays pending
+    with la.count_flushes() as counter:
+        float(c)
+        np.asarray(b)
+    assert counter.count == 1
+    assert not d._node.is_computed and b._node.is_computed

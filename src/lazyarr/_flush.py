@@ -117,27 +117,46 @@ def _lowest_starts(node: Node) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------
 # Live handles: arrays whose node may still be pending. A flush also evaluates those
-# that share pending work with what was asked, so no subgraph is ever run twice.
-# (Arrays are unhashable, like ndarrays, so this is a dict of weak references by id.)
-_live: dict[int, weakref.ref] = {}
+# that share pending work with what was asked, so no subgraph is ever run twice. Each
+# group of pending nodes (see _graph.Group) keeps the weak references to the handles
+# tracked in it: a flush visits its own groups' handles, never every live one, so a loop
+# that keeps many results (`results.append(x.mean())`) flushes in constant time.
+HANDLES_VISITED = 0  # handles looked at by `_sharing_roots` (tests bound it)
 
 
 def track(handle) -> None:
-    key = id(handle)
-    _live[key] = weakref.ref(handle, lambda _, key=key: _live.pop(key, None))
+    """Register `handle` with the group of its (pending) node."""
+    group = handle._n.group
+    if group is not None:
+        group.root().handles[id(handle)] = weakref.ref(handle)
 
 
 def _sharing_roots(requested: list[Node]) -> list[Node]:
     """`requested` plus every live pending array in the same groups: what shares pending
-    work with them, directly or through others. O(live handles), no graph walk."""
-    groups = {id(n.group.root()) for n in requested}
+    work with them, directly or through others. O(handles tracked in those groups)."""
+    global HANDLES_VISITED
+    groups = {}
+    for node in requested:
+        root = node.group.root()
+        groups[id(root)] = root
     roots = {id(n): n for n in requested}
-    for key, ref in list(_live.items()):
-        handle = ref()
-        if handle is None or handle._node.is_computed:
-            _live.pop(key, None)
-        elif id(handle._node.group.root()) in groups:
-            roots.setdefault(id(handle._node), handle._node)
+    for group in list(groups.values()):
+        registry = group.handles
+        keep = {}
+        for key, ref in list(registry.items()):
+            HANDLES_VISITED += 1
+            handle = ref()
+            if handle is None:
+                continue
+            node = handle._node  # a view re-derives its node from its owner's here
+            if node.is_computed:
+                continue
+            keep[key] = ref
+            if id(node.group.root()) in groups:
+                roots.setdefault(id(node), node)
+        # The flush computes these groups' nodes; what is still pending afterwards
+        # (handles tracked here whose node moved on) stays registered.
+        group.handles = keep
     return list(roots.values())
 
 

@@ -61,11 +61,15 @@ class Node:
 
 
 class Group:
-    """A union-find set of pending nodes: `root()` names the set."""
-    __slots__ = ("parent",)
+    """A union-find set of pending nodes: `root()` names the set. The root keeps the
+    registry of live handles whose node was in the set when they were tracked (weak
+    references by handle id; some may since point elsewhere), so a flush finds the
+    arrays that share its work by visiting its own groups' handles only."""
+    __slots__ = ("parent", "handles")
 
     def __init__(self):
         self.parent = self
+        self.handles: dict = {}
 
     def root(self) -> "Group":
         group = self
@@ -76,7 +80,8 @@ class Group:
 
 
 def _joined_group(inputs) -> Group:
-    """The group of a new node: its pending inputs' groups, merged."""
+    """The group of a new node: its pending inputs' groups, merged (the smaller
+    registry into the larger, so a handle moves O(log n) times)."""
     joined = None
     for node in inputs:
         if node.group is not None:
@@ -84,7 +89,11 @@ def _joined_group(inputs) -> Group:
             if joined is None:
                 joined = root
             elif root is not joined:
+                if len(root.handles) > len(joined.handles):
+                    root, joined = joined, root
                 root.parent = joined
+                joined.handles.update(root.handles)
+                root.handles = {}
     return joined if joined is not None else Group()
 
 
