@@ -45,6 +45,23 @@ class NumpyBackend:
                         slots[i] = None
         return [slots[i] for i in program.outputs]
 
+    def cache_state(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain`: this backend interprets; it compiles nothing."""
+        return "interpreted instruction by instruction with NumPy (nothing is compiled)"
+
+    def lowered_text(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain(lowered=True)`: the NumPy call of each instruction."""
+        base = len(program.input_specs)
+        lines = [f"%{i} = input {shape} {dtype}"
+                 for i, (shape, dtype) in enumerate(program.input_specs)]
+        for k, ins in enumerate(program.instructions):
+            ref = ins.op.ref
+            name = f"{getattr(ref, '__module__', None) or 'numpy'}.{ref.__name__}"
+            args = [f"%{i}" for i in ins.inputs] + [f"{a}={v!r}" for a, v in ins.attrs]
+            lines.append(f"%{base + k} = {name}({', '.join(args)})")
+        lines.append("return " + ", ".join(f"%{i}" for i in program.outputs))
+        return "\n".join(lines)
+
 
 def _last_uses(program) -> dict[int, int]:
     base = len(program.input_specs)

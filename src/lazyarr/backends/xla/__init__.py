@@ -100,6 +100,28 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     return tuple(donated)
 
 
+def _traceable(program, packing: Packing, checks_info: list, failed_at: list):
+    """The jax function computing `program` from its packed inputs: its results, then
+    one flag per runtime check (whose exception and message go to `checks_info`).
+    While it is traced, `failed_at` holds the instruction being lowered."""
+    n_inputs = len(program.input_specs)
+
+    def fn(*args):
+        slots = packing.unpack(args, n_inputs)
+        checks: list = []
+        for ins in program.instructions:
+            failed_at[:] = [ins]
+            value = lower(ins.op.name, [slots[i] for i in ins.inputs], dict(ins.attrs),
+                          checks)
+            if value.dtype != ins.dtype:
+                value = convert(value, ins.dtype)
+            slots.append(value)
+        failed_at.clear()
+        checks_info[:] = [(exc, msg) for _, exc, msg in checks]
+        return tuple(slots[i] for i in program.outputs) + tuple(f for f, _, _ in checks)
+    return fn
+
+
 class XlaBackend:
     name = "xla"
     donates = True
@@ -165,25 +187,29 @@ class XlaBackend:
         self._compiled[key] = entry
         return entry
 
+    def cache_state(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain`: whether the program is compiled, in memory or on disk."""
+        signature = Packing.signature(inputs)
+        if any(key[:2] == (program.key, signature) for key in self._compiled):
+            return "compiled, in the memory cache: the flush runs it at once"
+        name = disk_cache.entry_name((program.key, signature, ()), self.jax_device)
+        root = disk_cache.directory()
+        if name and root is not None and (root / name).exists():
+            return f"compiled, in the disk cache ({root}): the flush loads it"
+        return "not compiled yet: the flush compiles it with XLA, then runs it"
+
+    def lowered_text(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain(lowered=True)`: the program as StableHLO text."""
+        with jax.enable_x64(True):
+            packing = Packing(inputs)
+            fn = _traceable(program, packing, [], [])
+            return jax.jit(fn).lower(*packing.specs(program.input_specs,
+                                                    self._placement)).as_text()
+
     def _compile(self, program, packing: Packing, donated: tuple[int, ...]):
         checks_info: list = []
         failed_at: list = []
-        n_inputs = len(program.input_specs)
-
-        def fn(*args):
-            slots = packing.unpack(args, n_inputs)
-            checks: list = []
-            for ins in program.instructions:
-                failed_at[:] = [ins]
-                value = lower(ins.op.name, [slots[i] for i in ins.inputs], dict(ins.attrs),
-                              checks)
-                if value.dtype != ins.dtype:
-                    value = convert(value, ins.dtype)
-                slots.append(value)
-            failed_at.clear()
-            checks_info[:] = [(exc, msg) for _, exc, msg in checks]
-            return tuple(slots[i] for i in program.outputs) + tuple(f for f, _, _ in checks)
-
+        fn = _traceable(program, packing, checks_info, failed_at)
         start = time.perf_counter()
         try:
             specs = packing.specs(program.input_specs, self._placement)
