@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as _np
 
-from . import _dtypes
+from . import _dtypes, _observe
 from ._array import Array, ndarray  # first: it binds the chapter modules its methods use
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, linalg as _linalg_chapter  # noqa: F401
@@ -26,10 +26,13 @@ from ._backend import set_backend, use_backend
 from ._namespace_info import __array_api_version__, __array_namespace_info__  # noqa: F401
 from ._errors import BackendFailure
 from ._flush import count_flushes, reset_stats, stats
+from ._observe import report, set_log
+from ._explain import explain
 
 __version__ = "0.1.0"
 
 globals().update(_NAMESPACES[""])
+_observe.configure_from_environment()  # LAZYARR_LOG, LAZYARR_LONG_COMPILE
 
 
 # dtypes and scalar types are NumPy's own objects.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from lazyarr import __version__
+from lazyarr import __version__, set_log
 from lazyarr._runner import run
 
 USAGE = """\
@@ -23,13 +23,17 @@ options:
                   with neither, an interactive console)
   --backend NAME  lazyarr backend, NAME or NAME:DEVICE (sets LAZYARR_BACKEND)
   --summary       at exit, print lazyarr's flushes by cause, compiles, cache hits and
-                  fallbacks to stderr (sets LAZYARR_SUMMARY=1)
+                  fallbacks, and the lines of the program that caused the most work
+                  (lazyarr.report()), to stderr (sets LAZYARR_SUMMARY=1)
+  --log CATS      log lazyarr's events to stderr as they happen: a comma-separated
+                  subset of flush,compile,cut,fallback,transfer, or all (sets
+                  LAZYARR_LOG)
   -h, --help      print this help message and exit
   --version       print lazyarr's version and exit
   arg ...         arguments passed to the program in sys.argv[1:]
 
 environment: LAZYARR_BACKEND, LAZYARR_SUMMARY, LAZYARR_FALLBACK, LAZYARR_LOG,
-LAZYARR_CACHE_DIR
+LAZYARR_LONG_COMPILE, LAZYARR_CACHE_DIR (see docs/lazy-evaluation.md)
 """
 
 
@@ -59,6 +63,17 @@ def main(argv: list[str]) -> int:
             return 0
         if arg == "--summary":
             os.environ["LAZYARR_SUMMARY"] = "1"
+        elif arg == "--log" or arg.startswith("--log="):
+            value = arg.partition("=")[2] if "=" in arg else (
+                argv[i + 1] if i + 1 < len(argv) else None)
+            if value is None:
+                return _usage_error("option --log requires an argument")
+            try:
+                set_log(value)
+            except ValueError as exc:
+                return _usage_error(f"option --log: {exc}")
+            os.environ["LAZYARR_LOG"] = value
+            i += 0 if "=" in arg else 1
         elif arg == "--backend" or arg.startswith("--backend="):
             value = arg.partition("=")[2] if "=" in arg else (
                 argv[i + 1] if i + 1 < len(argv) else "")

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from . import _flush
+from . import _flush, _observe
 from ._api import HANDLED
 from ._array import Array, as_array
 from ._errors import user_stacklevel
@@ -53,16 +53,19 @@ def _wrap(obj):
     return obj
 
 
-def fallback(func, args, kwargs, name: str | None = None):
-    """Run NumPy's `func` eagerly on materialized arguments, counted and reported."""
+def fallback(func, args, kwargs, name: str | None = None, full_name: str | None = None):
+    """Run NumPy's `func` eagerly on materialized arguments, counted and reported under
+    the name the user called it by (`full_name`, e.g. "scipy.special.expit")."""
     name = name or getattr(func, "__qualname__", repr(func))
+    full_name = full_name or _observe.function_name(func)
     policy = os.environ.get("LAZYARR_FALLBACK", "warn")
     _flush.STATS.fallbacks[name] += 1
+    _observe.fell_back(_flush.STATS, full_name)
     if policy == "raise":
-        raise FallbackError(f"lazyarr has no lazy implementation of numpy.{name} "
+        raise FallbackError(f"lazyarr has no lazy implementation of {full_name} "
                             "(LAZYARR_FALLBACK=raise)")
     if policy != "allow":
-        warnings.warn(f"numpy.{name} has no lazy implementation in lazyarr; it ran eagerly "
+        warnings.warn(f"{full_name} has no lazy implementation in lazyarr; it ran eagerly "
                       "through NumPy (set LAZYARR_FALLBACK=allow to silence)",
                       FallbackWarning, stacklevel=user_stacklevel())
     return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
@@ -108,4 +111,5 @@ def array_ufunc(ufunc, method, inputs, kwargs):
             kwargs = {**kwargs, "out": out[0]}
         return getattr(impl, method)(*inputs, **kwargs)
     return fallback(getattr(ufunc, method), inputs, kwargs,
-                    name=f"{ufunc.__name__}.{method}" if method != "__call__" else ufunc.__name__)
+                    name=f"{ufunc.__name__}.{method}" if method != "__call__" else ufunc.__name__,
+                    full_name=_observe.function_name(ufunc, method))

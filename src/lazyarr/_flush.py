@@ -10,6 +10,7 @@ array usable.
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 import time
 import weakref
@@ -19,11 +20,11 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
-from . import _backend
+from . import _backend, _observe
 from ._graph import INPUT, Node, topological_order
 from ._ops import OPS, Op
 
-CAUSES = ("read", "control", "shape", "explicit", "size")
+CAUSES = ("read", "control", "shape", "explicit", "size", "pickle")
 
 # A pending chain longer than this is evaluated (cause "size", see `bound`). A loop then
 # compiles a few programs of bounded size instead of one giant unrolled one, and from
@@ -177,6 +178,7 @@ class Stats:
         self.flush_seconds = 0.0
         self.backend_events: Counter = Counter()
         self.fallbacks: Counter = Counter()  # NumPy functions run eagerly, by name
+        self.lines: dict = {}  # per user line (file, line): an _observe.LineStats
 
     def as_dict(self) -> dict:
         events = {name: self.backend_events[name] for name in self.BACKEND_COUNTERS}
@@ -184,7 +186,9 @@ class Stats:
         return {"flushes": dict(self.flushes), "flushes_total": sum(self.flushes.values()),
                 "nodes_evaluated": self.nodes_evaluated, **events,
                 "run_seconds": max(0.0, self.flush_seconds - events["compile_seconds"]),
-                "fallbacks": dict(self.fallbacks)}
+                "fallbacks": dict(self.fallbacks),
+                "lines": {_observe.site_name(site): line.as_dict()
+                          for site, line in self.lines.items()}}
 
 
 STATS = Stats()
@@ -214,7 +218,9 @@ def count_flushes():
 
 def stats() -> dict:
     """Flushes by cause, nodes evaluated, compiles, program cache hits and misses (in
-    memory and on disk), compile and run seconds, and fallbacks by function."""
+    memory and on disk), compile and run seconds, fallbacks by function, and under
+    "lines", per user line ("file:line"): flushes by cause, seconds, compiles, compile
+    seconds, recompile reasons, fallbacks and host transfers."""
     return STATS.as_dict()
 
 
@@ -257,9 +263,14 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
     program, inputs = linearize(order, roots)
     backend = _backend.current()
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
+    events = STATS.backend_events
+    compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     start = time.perf_counter()
     results = backend.run(program, inputs, owned) if owned else backend.run(program, inputs)
-    STATS.flush_seconds += time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    STATS.flush_seconds += seconds
+    _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,
+                     events["compile_seconds"] - compile_seconds)
     STATS.flushes[cause] += 1
     STATS.nodes_evaluated += len(program.instructions)
     for counter in _counters:
@@ -324,4 +335,8 @@ def bound(node: Node) -> None:
 def to_numpy(node: Node, cause: str) -> np.ndarray:
     """The node's value as a host NumPy array, evaluating it first if needed."""
     evaluate([node], cause)
-    return np.asarray(node.value)
+    value = node.value
+    if type(value) is not np.ndarray:  # a backend's buffer, copied to the host
+        _observe.transferred(STATS, node.dtype.itemsize * math.prod(node.shape),
+                             node.shape, node.dtype)
+    return np.asarray(value)

@@ -383,8 +383,10 @@ def _entry(key: str, value) -> str:
 
 def format_summary(stats: dict) -> str:
     """lazyarr.stats() as a few lines: flushes by cause, compiles and the compile cache,
-    fallbacks by function, then whatever else the counters hold."""
+    fallbacks by function, whatever else the counters hold, then `lazyarr.report()`'s
+    table of the user's lines that caused the most work."""
     stats = dict(stats)
+    lines_table = stats.pop("lines", None)
     flushes = stats.pop("flushes", {})
     total = stats.pop("flushes_total", sum(flushes.values()))
     fallbacks = stats.pop("fallbacks", {})
@@ -399,6 +401,9 @@ def format_summary(stats: dict) -> str:
              f"  fallbacks: {fallback_total}" + (f" ({_counts(fallbacks)})" if fallbacks else "")]
     if stats:
         lines.append("  " + "; ".join(_entry(k, v) for k, v in stats.items()))
+    if lines_table:
+        from lazyarr._observe import format_report
+        lines.append(format_report({"lines": lines_table}))
     return "\n".join(lines)
 
 

@@ -1,0 +1,344 @@
+"""Observability: the event log (LAZYARR_LOG, set_log) with the user's line, per-line
+statistics, recompile reasons, the long-compile warning, report(), explain(), and the
+runner's --summary and --log. On the numpy backend nothing is compiled: the tests say
+so where it matters."""
+
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy
+import pytest
+
+import lazyarr as la
+from lazyarr import _observe
+
+
+def here() -> int:
+    """The line number of the caller."""
+    return sys._getframe(1).f_lineno
+
+
+def site(line: int) -> str:
+    """A line of this file as stats() names it."""
+    return f"{__file__}:{line}"
+
+
+def short(line: int) -> str:
+    """A line of this file as the log and the report print it."""
+    return f"{os.path.relpath(__file__)}:{line}"
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    """Counters from zero, no disk cache (a compile is a compile), log settings and
+    the fallback policy restored after the test."""
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    monkeypatch.setenv("LAZYARR_FALLBACK", "warn")
+    previous = la.set_log()
+    la.reset_stats()
+    yield
+    la.set_log(**previous)
+
+
+def events(caplog, category):
+    return [r for r in caplog.records
+            if r.name == "lazyarr" and getattr(r, "lazyarr_event", None) == category]
+
+
+def test_a_flush_is_logged_and_counted_at_its_line(caplog, backend):
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("flush")
+    x = la.asarray(numpy.arange(7.0))
+    y = x * 2.5 + 1
+    line = here() + 1
+    total = float(y.sum())
+    assert total == float((numpy.arange(7.0) * 2.5 + 1).sum())
+    flushes = events(caplog, "flush")
+    assert [r.lazyarr_site for r in flushes] == [site(line)]
+    message = flushes[0].getMessage()
+    assert message.startswith(f"flush (control) at {short(line)}: 3 operations, 3 inputs, ")
+    row = la.stats()["lines"][site(line)]
+    assert row["flushes"] == {"control": 1}
+    assert row["seconds"] > 0
+    assert row["compiles"] == (1 if backend == "xla" else 0)
+
+
+def test_only_the_categories_asked_for_are_logged(caplog):
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("compile")
+    float((la.asarray(numpy.ones(3)) + 1).sum())
+    assert events(caplog, "flush") == []
+    la.set_log(None)
+    float((la.asarray(numpy.ones(3)) + 2).sum())
+    assert [r for r in caplog.records if r.name == "lazyarr"
+            and r.levelno < logging.WARNING and getattr(r, "lazyarr_event", "") == "flush"] == []
+    assert la.set_log("all")["categories"] == ()
+    assert _observe.log_categories() == _observe.CATEGORIES
+
+
+def test_a_new_shape_recompiles_and_is_named_as_the_reason(caplog, backend):
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("compile")
+    line = here() + 3
+
+    def step(n):
+        return float((la.asarray(numpy.ones(n)) * 3.25 - 0.5).sum())
+    assert step(1013) == 1013 * 2.75
+    assert step(1019) == 1019 * 2.75
+    assert step(1013) == 1013 * 2.75  # the first program again: from the cache
+    row = la.stats()["lines"][site(line)]
+    assert row["flushes"] == {"control": 3}
+    if backend == "numpy":  # the reference interpreter compiles nothing
+        assert row["compiles"] == 0 and row["recompile_reasons"] == []
+        assert events(caplog, "compile") == []
+        return
+    assert row["compiles"] == 2
+    assert row["compile_seconds"] > 0
+    assert row["recompile_reasons"] == ["new shape: input 0 is (1019,), was (1013,)"]
+    logged = [r.getMessage() for r in events(caplog, "compile")]
+    assert len(logged) == 2
+    assert logged[0].endswith("first for this line")
+    assert logged[1].endswith("recompile: new shape: input 0 is (1019,), was (1013,)")
+    assert all(m.startswith(f"compile at {short(line)}: 3 operations, 3 inputs, ") for m in logged)
+    text = _observe.format_report(la.stats())
+    assert f"  {short(line)}: 2 compiles" in text
+    assert "    1 x new shape: input 0 is (1019,), was (1013,)" in text
+
+
+def test_recompile_reasons_name_dtypes_operations_attributes_and_scalar_kinds():
+    from lazyarr._flush import linearize
+    from lazyarr._graph import topological_order
+
+    def program(y):
+        order = topological_order([y._node])
+        return linearize(order, [y._node])[0]
+
+    x = la.asarray(numpy.ones((4, 5)))
+    base = program(x.sum(axis=0))
+    assert _observe.nearest_difference([base], program(x.sum(axis=1))) == \
+        "new attribute: reduce_sum axes=(1,) (was (0,)); new shape: reduce_sum gives (4,), " \
+        "was (5,)"
+    xf = la.asarray(numpy.ones((4, 5), numpy.float32))
+    assert _observe.nearest_difference([base], program(xf.sum(axis=0))).startswith(
+        "new dtype: input 0 is float32, was float64")
+    assert _observe.nearest_difference([base], program(x.prod(axis=0))) == \
+        "new operation: reduce_prod where it was reduce_sum (operation 0)"
+    times = program(x * 2.5)
+    reason = _observe.nearest_difference([times], program(x * la.asarray(numpy.float32(2))))
+    assert reason.startswith("new scalar kind: input 1 is a float32 scalar, was float64")
+    # The nearest of several earlier programs is the one named.
+    assert _observe.nearest_difference([base, times], program(x * 3.5)) == (
+        "the same structure again (the backend compiled it anew: other inputs donated, "
+        "or its cache was dropped)")
+
+
+def test_a_fallback_names_the_function_called_and_its_line(caplog):
+    special = pytest.importorskip("scipy.special")
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("fallback")
+    x = la.asarray(numpy.linspace(-2, 2, 9))
+    with pytest.warns(la._dispatch.FallbackWarning, match=r"^scipy\.special\.expit has no"):
+        line = here() + 1
+        y = special.expit(x)
+    numpy.testing.assert_allclose(numpy.asarray(y), special.expit(numpy.linspace(-2, 2, 9)))
+    logged = events(caplog, "fallback")
+    assert [r.lazyarr_site for r in logged] == [site(line)]
+    assert "scipy.special.expit has no lazy implementation" in logged[0].getMessage()
+    row = la.stats()["lines"][site(line)]
+    assert row["fallbacks"] == {"scipy.special.expit": 1}
+    assert la.stats()["fallbacks"] == {"expit": 1}
+    report = _observe.format_report(la.stats())
+    rows = [r for r in report.splitlines() if r.startswith(f"{short(line)} ")]
+    # `x` was computed already: the fallback flushed nothing.
+    assert len(rows) == 1 and rows[0].split()[1:] == ["0", "0.000", "0", "0.000", "1", "0",
+                                                      "scipy.special.expit", "1"]
+
+
+def test_fallback_names_of_numpy_functions_and_ufunc_methods():
+    assert _observe.function_name(numpy.median) == "numpy.median"
+    assert _observe.function_name(numpy.linalg.norm) == "numpy.linalg.norm"
+    assert _observe.function_name(numpy.add, "reduceat") == "numpy.add.reduceat"
+    assert _observe.function_name(numpy.multiply.accumulate) == "numpy.multiply.accumulate"
+
+
+def test_a_size_cut_is_logged_as_a_cut(caplog):
+    from lazyarr import _flush
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("cut")
+    x = la.asarray(numpy.ones(11))
+    line = here() + 2
+    for _ in range(_flush.MAX_PENDING_DEPTH + 5):
+        x = x * 1.0
+    cuts = events(caplog, "cut")
+    assert len(cuts) == 1 and cuts[0].lazyarr_site == site(line)
+    assert cuts[0].getMessage().startswith(f"cut (size bound) at {short(line)}: ")
+    assert la.stats()["lines"][site(line)]["flushes"] == {"size": 1}
+
+
+def test_host_transfers_are_counted_per_line(caplog, backend):
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log("transfer")
+    y = la.asarray(numpy.ones(6)) + 1
+    line = here() + 1
+    numpy.asarray(y)
+    row = la.stats()["lines"][site(line)]
+    # The numpy backend's results are host arrays already: nothing is copied.
+    expected = 1 if backend == "xla" else 0
+    assert row["transfers"] == expected and row["transfer_bytes"] == 48 * expected
+    assert len(events(caplog, "transfer")) == expected
+
+
+def test_a_long_compile_warns_once_with_the_line_and_program_size(caplog, backend):
+    caplog.set_level(logging.INFO, logger="lazyarr")
+    la.set_log(None, long_compile_seconds=1e-9)
+    line = here() + 1
+    float((la.asarray(numpy.ones(1021)) * 1.5).sum())
+    warned = [r for r in caplog.records if r.name == "lazyarr" and r.levelno == logging.WARNING]
+    if backend == "numpy":
+        assert warned == []  # nothing is compiled
+        return
+    assert len(warned) == 1 and warned[0].lazyarr_site == site(line)
+    assert warned[0].getMessage().startswith(
+        f"compiling a program of 2 operations, 2 inputs for {short(line)} took ")
+    la.set_log(long_compile_seconds=None)
+    float((la.asarray(numpy.ones(1031)) * 1.5).sum())
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+def test_bad_log_settings_are_clear_errors():
+    with pytest.raises(ValueError, match=r"unknown lazyarr log category 'nope': the categories "
+                                         r"are flush, compile, cut, fallback, transfer"):
+        la.set_log("flush,nope")
+    with pytest.raises(ValueError, match=r"categories 'a', 'b'"):
+        la.set_log(["a", "b"])
+    with pytest.raises(TypeError, match="strings, not int"):
+        la.set_log(["flush", 3])
+    with pytest.raises(ValueError, match="positive seconds"):
+        la.set_log(long_compile_seconds=-1)
+    with pytest.raises(ValueError, match="number of seconds or 'off'"):
+        la.set_log(long_compile_seconds="soon")
+    with pytest.raises(ValueError, match="positive number of lines"):
+        la.report(top=0)
+    assert _observe.log_categories() == ()  # nothing changed by the failures
+    assert _observe.parse_categories("FLUSH, cut") == {"flush", "cut"}
+    assert _observe.parse_categories("off") == frozenset()
+
+
+def test_report_prints_the_lines_that_cost_most(capsys):
+    x = la.asarray(numpy.ones(5))
+    line = here() + 2
+    for k in range(3):
+        float((x + k).sum())
+    la.report()
+    text = capsys.readouterr().out
+    first, header = text.splitlines()[:2]
+    assert first == "lazyarr report: 1 line of your code caused work:"
+    assert header.split()[:7] == ["line", "flushes", "seconds", "compiles", "compile", "s",
+                                  "fallbacks"]
+    row = [r for r in text.splitlines() if r.startswith(f"{short(line)} ")]
+    assert len(row) == 1 and row[0].split()[1] == "3" and row[0].endswith("control 3")
+    la.reset_stats()
+    assert _observe.format_report(la.stats()).endswith("no flush, compile, fallback or "
+                                                       "transfer was recorded")
+
+
+def test_explain_lists_the_pending_graph_and_its_program(backend):
+    x = la.asarray(numpy.arange(8.0))
+    line = here() + 1
+    a = x * 0.75
+    b = a + a[3]  # `a` is used twice: listed once
+    with la.count_flushes() as counter:
+        text = la.explain(b)
+    assert counter.count == 0
+    lines = text.splitlines()
+    # `a` is live and pending: the flush computes it too, and it is listed as a result.
+    assert lines[0] == ("pending graph: 4 operations on 3 inputs; the flush also computes "
+                        "1 other live array sharing this work:")
+    assert "scalar 0.75 (a runtime input)" in text and "offsets [3] (a runtime input)" in text
+    multiply = [r for r in lines if " multiply " in r]
+    assert len(multiply) == 1 and multiply[0].endswith(f"at {short(line)}  => a live array")
+    slot = multiply[0].split()[0]
+    add = [r for r in lines if " add " in r]
+    assert len(add) == 1 and add[0].split()[2] == slot and add[0].endswith("=> the array")
+    assert f"at {short(line + 1)}  =>" in add[0]
+    assert ("program: 4 operations, 2 results; inputs: 1 array (64 bytes), 1 runtime scalar "
+            "(float64), 1 runtime offset") in text
+    if backend == "xla":
+        assert "not compiled yet" in text
+        numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
+        half = x * 0.5
+        again = half + half[6]  # the same structure: other scalars and offsets
+        assert "compiled, in the memory cache" in la.explain(again)
+    else:
+        assert "interpreted instruction by instruction with NumPy" in text
+    numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
+
+
+def test_explain_lowered_shows_the_backends_program(backend):
+    y = la.asarray(numpy.ones(4)) * 2.0
+    text = la.explain(y, lowered=True)
+    assert f"lowered program ({backend} backend):" in text
+    assert ("stablehlo.multiply" in text) if backend == "xla" else \
+        ("= numpy.multiply(%0, %1)" in text)
+    assert float(y.sum()) == 8.0
+
+
+def test_explain_of_computed_arrays_and_bad_arguments():
+    x = la.asarray(numpy.ones(3))
+    assert la.explain(x) == ("the array ((3,) float64) is computed: nothing is pending "
+                             f"(its value is a buffer on {x.device})")
+    y = x + 1
+    text = la.explain(x, y)
+    assert text.startswith("array 0 ((3,) float64) is computed")
+    assert "=> array 1" in text
+    assert repr(text) == str(text)  # shown as text at the prompt
+    with pytest.raises(TypeError, match="takes one or more lazyarr arrays"):
+        la.explain()
+    with pytest.raises(TypeError, match="lazyarr arrays, not ndarray"):
+        la.explain(numpy.ones(3))
+    with pytest.raises(TypeError, match="True or False"):
+        la.explain(y, lowered="yes")
+
+
+def _run(args, backend, **env):
+    environment = {**os.environ, "LAZYARR_BACKEND": backend, "LAZYARR_CACHE_DIR": "off",
+                   "PYTHONPATH": os.pathsep.join(sys.path), **env}
+    return subprocess.run([sys.executable, "-m", "lazyarr", *args], capture_output=True,
+                          text=True, env=environment, timeout=300)
+
+
+def test_runner_summary_and_log(tmp_path, backend):
+    script = tmp_path / "slow.py"
+    script.write_text(textwrap.dedent("""\
+        import numpy as np
+        x = np.linspace(0, 1, 100)
+        for n in (10, 20):
+            print(float(x[:n].sum()))
+    """))
+    done = _run(["--summary", "--log", "flush,compile", str(script)], backend)
+    assert done.returncode == 0, done.stderr
+    err = done.stderr.splitlines()
+    flushes = [r for r in err if r.startswith("lazyarr: flush (control) at ")]
+    assert len(flushes) == 2 and all("slow.py:4:" in r for r in flushes)
+    assert "lazyarr report: 1 line of your code caused work:" in err
+    row = [r for r in err if r.split()[:1] and r.split()[0].endswith("slow.py:4")]
+    assert len(row) == 1 and row[0].split()[1] == "2"
+    if backend == "xla":
+        assert any(r.startswith("lazyarr: compile at ") and "slow.py:4:" in r for r in err)
+        assert any("new shape" in r for r in err)
+    else:
+        assert not any(r.startswith("lazyarr: compile") for r in err)
+
+
+def test_a_bad_log_environment_variable_warns_at_import(backend):
+    done = subprocess.run([sys.executable, "-c", "import lazyarr; print('ok')"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "LAZYARR_LOG": "flush,everything",
+                               "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0 and done.stdout == "ok\n"
+    assert ("RuntimeWarning: LAZYARR_LOG='flush,everything' ignored: unknown lazyarr log "
+            "category 'everything'") in done.stderr
+    assert _run(["--log", "nope", "-c", "pass"], backend).returncode == 2
