@@ -241,6 +241,27 @@ def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     assert np.stats()["memory_cache_misses"] <= 3
 
 
+def test_moving_windows_share_one_program(monkeypatch):
+    """A slice whose start moves at one line of code (`x[s:s+k]` in a loop) takes its
+    start at run time once it has been seen to move: two programs, not one per offset.
+    A slice whose start stays put keeps static offsets."""
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    host = numpy.random.default_rng(0).normal(size=5000)
+    x = np.asarray(host)
+    means = [float(x[s:s + 256].mean()) for s in range(0, 5000 - 256, 100)]
+    numpy.testing.assert_allclose(means, [host[s:s + 256].mean()
+                                          for s in range(0, 5000 - 256, 100)], rtol=1e-12)
+    assert np.stats()["compiles"] == 2
+    reversed_means = [float(x[s + 255:s - 1 if s else None:-2].sum())
+                      for s in range(0, 1000, 100)]
+    numpy.testing.assert_allclose(reversed_means, [host[s + 255:s - 1 if s else None:-2].sum()
+                                                   for s in range(0, 1000, 100)], rtol=1e-12)
+    np.reset_stats()
+    for _ in range(3):
+        float((x[1:-1] - x[:-2]).sum())
+    assert np.stats()["compiles"] == 1 and np.stats()["memory_cache_hits"] == 2
+
+
 def test_a_failing_index_read_names_its_line(monkeypatch):
     from lazyarr.backends.xla import lowering
 

@@ -61,9 +61,10 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     """The program computing `outputs` from `order` (a topological order), and its inputs.
 
     An integer-index read (`a[i]`, `a[:, j]`, `a[i, j]`: a slice to length 1 on an axis,
-    then the reshape that drops it) is emitted as a "dynamic_slice" whose position is
-    one more runtime input, placed after the leaves' inputs (so `_sole_owner_inputs`
-    still lines up with them), so that the key does not hold `i`."""
+    then the reshape that drops it), and a slice whose start has been seen to move
+    (`x[i:i+k]` in a loop, see `_moving`), are emitted as a "dynamic_slice" whose
+    position is one more runtime input, placed after the leaves' inputs (so
+    `_sole_owner_inputs` still lines up with them), so that the key does not hold it."""
     slot: dict[int, int] = {}
     inputs, input_specs, pending = [], [], []
     for node in order:
@@ -77,8 +78,9 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     # and static offsets compile and run faster.
     reads = {id(n.inputs[0]) for n in pending if n.op is RESHAPE and _cuts_to_one(n.inputs[0])}
     emitted = []  # per pending node: op, attrs, extra input slots
+    seen: dict[tuple, int] = {}
     for node in pending:
-        if id(node) in reads:
+        if id(node) in reads or (node.op is SLICE and _moving(node, seen)):
             emitted.append((DYNAMIC_SLICE, _read_attrs(node), (len(inputs),)))
             starts = _lowest_starts(node)
             inputs.append(starts)
@@ -94,6 +96,46 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     input_specs, instructions = tuple(input_specs), tuple(instructions)
     return Program(input_specs, instructions, out_slots, (input_specs, instructions, out_slots),
                    tuple([n.site for n in pending])), inputs
+
+
+# The starts last seen per slice (by the user's line, input and output shapes, steps and
+# its rank among such slices in its program: a stencil line takes several slices alike),
+# and the slices seen at two different starts: those are emitted as "dynamic_slice", so
+# a window moving through a loop runs one program (after at most one more compile).
+_slice_starts: dict[tuple, tuple] = {}
+_moving_slices: set[tuple] = set()
+_moving_sites: set[tuple] = set()  # the same without the rank, for `_local_signature`
+MAX_TRACKED_SLICES = 4096
+
+
+def _slice_site(node: Node) -> tuple:
+    return node.site, node.inputs[0].shape, node.shape, dict(node.attrs)["steps"]
+
+
+def _moving(node: Node, seen: dict) -> bool:
+    """Whether slice `node`'s start moves between flushes at its place in the code.
+    `seen` counts the program's slices per site so far."""
+    site = _slice_site(node)
+    rank = seen.get(site, 0)
+    seen[site] = rank + 1
+    key = site + (rank,)
+    if key in _moving_slices:
+        return True
+    starts = dict(node.attrs)["starts"]
+    last = _slice_starts.get(key)
+    if last is None:
+        if len(_slice_starts) >= MAX_TRACKED_SLICES:
+            _slice_starts.clear()
+        _slice_starts[key] = starts
+        return False
+    if last == starts:
+        return False
+    if len(_moving_slices) >= MAX_TRACKED_SLICES:
+        _moving_slices.clear()
+        _moving_sites.clear()
+    _moving_slices.add(key)
+    _moving_sites.add(site)
+    return True
 
 
 def _cuts_to_one(node: Node) -> bool:
@@ -310,7 +352,8 @@ def _local_signature(node: Node, levels: int = 3) -> tuple:
     the nodes `levels` steps behind it. The same in every iteration of a loop, unlike
     the whole graph behind it; a few levels tell apart the body's similar nodes. A
     slice to length 1 counts without its position (`a[i]` leaves `i` out of the key)."""
-    attrs = _read_attrs(node) if _cuts_to_one(node) else node.attrs
+    moves = node.op is SLICE and _slice_site(node) in _moving_sites
+    attrs = _read_attrs(node) if moves or _cuts_to_one(node) else node.attrs
     head = (node.op.name, attrs, node.shape, node.dtype)
     if levels == 0 or node.is_computed:
         return head
