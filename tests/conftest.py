@@ -1,9 +1,11 @@
 """Every test runs once per built-in backend: the backend is a parameter of the
 harness, so a new backend reuses the whole differential suite.
 
-LAZYARR_TEST_BACKENDS=numpy,xla picks the backends (default: every built-in backend
-that is installed). Hypothesis runs 40 examples per test on the NumPy reference and 10
-on XLA, where each new shape is a compile; LAZYARR_EXAMPLES sets one count for all.
+LAZYARR_TEST_BACKENDS=numpy,xla,example picks the backends (default: those three, where
+installed). The example backend (backends/example, the proof of the backend contract)
+runs the modules of `EXAMPLE_SLICE` unless it is named explicitly, when it runs all.
+Hypothesis runs 40 examples per test on the NumPy reference and 10 on XLA, where each
+new shape is a compile; LAZYARR_EXAMPLES sets one count for all.
 """
 
 import contextlib
@@ -23,9 +25,30 @@ settings.register_profile(
     derandomize=True)
 settings.load_profile("ci")
 
-_wanted = os.environ.get("LAZYARR_TEST_BACKENDS", "numpy,xla").split(",")
+_chosen = os.environ.get("LAZYARR_TEST_BACKENDS", "")
+_wanted = (_chosen or "numpy,xla,example").split(",")
 BACKENDS = [name for name in _wanted if name in _backend.available()]
-_EXAMPLES = {"numpy": 40, "xla": 10}
+_EXAMPLES = {"numpy": 40, "xla": 10, "example": 10}
+
+# A representative slice of the differential suite for the example backend: every kind
+# of primitive (elementwise, reductions, structural, mutation, sorting, checked linalg
+# and index errors), views, and the scheduler's own tests.
+EXAMPLE_SLICE = {"test_core", "test_elementwise", "test_reductions", "test_indexing",
+                 "test_mutation", "test_views", "test_sorting", "test_linalg"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Runs on the example backend outside its slice are deselected (unless chosen)."""
+    if "example" in _chosen.split(","):
+        return
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        outside = item.module.__name__.rpartition(".")[2] not in EXAMPLE_SLICE
+        (dropped if params.get("backend") == "example" and outside else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @contextlib.contextmanager

@@ -123,7 +123,7 @@ def _flushed_array(value):
 def backend_flushes_subnormals() -> bool:
     """XLA on CPU reads subnormal inputs as zero and writes zero for subnormal results
     of float32, float64 and bfloat16 (a documented deviation, see docs/semantics.md and
-    tests/test_xla.py)."""
+    backends/xla/tests/test_xla_backend.py)."""
     return getattr(lazyarr._backend.current(), "flushes_subnormals", False)
 
 

@@ -328,7 +328,7 @@ def test_integer_index_reads_do_not_put_the_index_in_the_key():
     program, inputs = _program(a[5:0:-2, 1])  # rows 5, 3, 1: the lowest read is row 1
     assert [v.tolist() for v in inputs if isinstance(v, np.ndarray) and v.ndim == 1] == [[1, 1]]
     # Other slices keep static offsets, unless their start moves at one line of code
-    # (see test_xla's moving windows): these two are at two lines.
+    # (see test_xla_backend's moving windows): these two are at two lines.
     stencil = _program(a[1:-1] * 2)[0]
     shifted = _program(a[2:] * 2)[0]
     assert stencil.key != shifted.key

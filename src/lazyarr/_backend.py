@@ -1,9 +1,11 @@
 """The backend protocol, and backend discovery through the `lazyarr.backends` entry points.
 
-A backend runs a `Program` (a linearized graph, see `_flush`) on input buffers and
-returns output buffers. Built-in backends are registered in lazyarr's own packaging
-metadata exactly as a third party's would be, and a backend module is imported only
-when it is first selected: `import lazyarr` imports no backend.
+A backend runs a `Program` (see `backend_api`, the whole contract) on input buffers and
+returns output buffers with the events. Every backend, the core's own NumPy reference
+included, is registered through packaging metadata, and a backend module is imported
+only when it is first selected: `import lazyarr` imports no backend. A plugin that
+cannot be imported, breaks the contract or shares its name with another fails when it
+is selected, with an error naming it and its entry point; the others stay usable.
 
 Selection, most specific first: `with use_backend(...)`, `set_backend(...)`, the
 `LAZYARR_BACKEND` environment variable ("name" or "name:device"), then the first
@@ -17,38 +19,87 @@ import functools
 import os
 import threading
 from importlib.metadata import entry_points
-from typing import Any, Protocol, Sequence
+from typing import Any
 
 import numpy as np
+
+from . import backend_api
 
 ENTRY_POINT_GROUP = "lazyarr.backends"
 DEFAULT_ORDER = ("xla", "numpy")
 
 
-class Backend(Protocol):
-    name: str
-    device: str  # where its programs run: "cpu", "gpu:0", ...
-
-    def run(self, program, inputs: Sequence[Any], owned: frozenset[int] = frozenset()) -> list:
-        """Evaluate `program` on `inputs` (buffers or NumPy arrays); return its outputs,
-        buffers that `np.asarray` converts to NumPy arrays. A backend with a true
-        `donates` attribute is told which inputs' buffers nothing else can see
-        (`owned` positions): it may reuse them for outputs."""
-
-    def transfer(self, buffer, device: str) -> Any:
-        """`buffer` placed on `device`; ValueError for a device it does not have."""
-
-    def device_of(self, buffer) -> str:
-        """The device holding `buffer`, one of its results."""
+# The protocol itself is the public backend API's (`lazyarr.backend_api.Backend`).
+Backend = backend_api.Backend
 
 
 class BackendError(RuntimeError):
-    """A backend could not be found or loaded."""
+    """A backend could not be found or loaded, or breaks the contract."""
 
 
 def available() -> dict[str, Any]:
-    """Entry points of the installed backends, by name."""
+    """Entry points of the installed backends, by name (a name that two distributions
+    register is listed once; selecting it is an error naming both)."""
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _describe(ep) -> str:
+    dist = getattr(ep, "dist", None)
+    where = f" (distribution {dist.name} {dist.version})" if dist is not None else ""
+    return f"entry point {ep.name} = {ep.value}{where}"
+
+
+def _entry_point(name: str):
+    """The one entry point registering backend `name`; BackendError naming the plugins
+    when there is none or more than one."""
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    distinct = {(ep.value, getattr(getattr(ep, "dist", None), "name", None)) for ep in found}
+    if not found:
+        known = ", ".join(sorted(available())) or "none (is lazyarr installed?)"
+        raise BackendError(f"no lazyarr backend named {name!r}; installed: {known}")
+    if len(distinct) > 1:
+        raise BackendError(f"the lazyarr backend name {name!r} is registered twice, by "
+                           + " and by ".join(_describe(ep) for ep in found)
+                           + "; uninstall one of them")
+    return found[0]
+
+
+def _create(name: str, options: dict):
+    """Import, check and instantiate backend `name`: every failure is a BackendError
+    naming the plugin and its entry point (an ImportError stays one, so the default
+    can fall through to the next backend)."""
+    ep = _entry_point(name)
+    where = _describe(ep)
+    try:
+        factory = ep.load()
+    except ImportError as exc:
+        raise BackendImportError(f"lazyarr backend {name!r} could not be imported: {where}: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:
+        raise BackendError(f"lazyarr backend {name!r} could not be imported: {where}: "
+                           f"{type(exc).__name__}: {exc}") from exc
+    declared = getattr(factory, "contract_version", None)
+    if not backend_api.compatible(declared):
+        raise BackendError(
+            f"lazyarr backend {name!r} ({where}) implements backend contract version "
+            f"{declared!r}, but this lazyarr implements version "
+            f"{backend_api.CONTRACT_VERSION!r}; install a matching version of the plugin")
+    required = backend_api.REQUIRED + (backend_api.REQUIRED_FOR_COMPILING
+                                       if getattr(factory, "compiles", False) else ())
+    missing = [m for m in required if not callable(getattr(factory, m, None))]
+    missing += [a for a in ("name", "compiles", "donates") if not hasattr(factory, a)]
+    if missing:
+        raise BackendError(f"lazyarr backend {name!r} ({where}) lacks what the backend "
+                           f"contract requires: {', '.join(missing)}")
+    instance = factory(**options)
+    if getattr(instance, "name", None) != name:
+        raise BackendError(f"lazyarr backend {name!r} ({where}) calls itself "
+                           f"{getattr(instance, 'name', None)!r}")
+    return instance
+
+
+class BackendImportError(BackendError, ImportError):
+    """A backend's module could not be imported (a missing dependency, such as jax)."""
 
 
 _instances: dict[tuple, Backend] = {}
@@ -60,11 +111,7 @@ def load(name: str, **options) -> Backend:
     key = (name, tuple(sorted(options.items())))
     with _lock:
         if key not in _instances:
-            eps = available()
-            if name not in eps:
-                known = ", ".join(sorted(eps)) or "none (is lazyarr installed?)"
-                raise BackendError(f"no lazyarr backend named {name!r}; installed: {known}")
-            _instances[key] = eps[name].load()(**options)
+            _instances[key] = _create(name, options)
         return _instances[key]
 
 
@@ -106,7 +153,7 @@ def _default() -> Backend:
         if name in installed:
             try:
                 return load(name)
-            except ImportError as exc:  # e.g. jax missing: fall through to numpy
+            except (ImportError, BackendError) as exc:  # e.g. jax missing: fall through
                 errors.append(f"{name}: {exc}")
     raise BackendError("no lazyarr backend could be loaded: " + "; ".join(errors))
 

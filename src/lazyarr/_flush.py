@@ -15,12 +15,12 @@ import sys
 import time
 import weakref
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 import numpy as np
 
 from . import _backend, _observe
+from .backend_api import Instruction, Program
 from ._graph import INPUT, Node, topological_order
 from ._ops import OPS, Op
 
@@ -35,26 +35,6 @@ SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice
 # Ops that NumPy does as views: a chain of them over a computed host buffer is read
 # there (an element, a row) without a program.
 HOST_VIEW_OPS = frozenset([SLICE, RESHAPE, OPS["transpose"], OPS["broadcast_to"]])
-
-
-class Instruction(NamedTuple):
-    op: Op                   # compared by identity; its repr names it
-    inputs: tuple[int, ...]  # slots of the operands
-    attrs: tuple
-    shape: tuple[int, ...]
-    dtype: np.dtype
-
-
-@dataclass(frozen=True)
-class Program:
-    """A linearized graph. Slots 0..len(input_specs)-1 hold the runtime inputs; slot
-    len(input_specs)+k holds instruction k's result. `key` is the structure alone
-    (ops, attributes, shapes, dtypes, wiring): equal keys mean one compiled program."""
-    input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...]
-    instructions: tuple[Instruction, ...]
-    outputs: tuple[int, ...]
-    key: tuple = field(repr=False)
-    sites: tuple = field(default=(), repr=False, compare=False)  # per instruction, for errors
 
 
 def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
@@ -308,9 +288,10 @@ def evaluate(nodes: Iterable[Node], cause: str) -> None:
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     start = time.perf_counter()
-    results = backend.run(program, inputs, owned) if owned else backend.run(program, inputs)
+    results, ran = backend.run(program, inputs, owned or frozenset())
     seconds = time.perf_counter() - start
     STATS.flush_seconds += seconds
+    events.update(ran.counts())
     _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,
                      events["compile_seconds"] - compile_seconds)
     STATS.flushes[cause] += 1

@@ -23,17 +23,9 @@ _ALL = _KINDS["bool"] + _KINDS["numeric"]
 
 
 def _backend_devices(backend) -> tuple[str, ...]:
-    """The devices `backend` can run on, by lazyarr's names, its default platform's first.
-    A backend may list them itself (a `devices()` method); the built-in xla backend is
-    asked through jax, which is loaded once that backend is."""
-    listed = getattr(backend, "devices", None)
-    if callable(listed):
-        return tuple(listed())
-    if backend.name == "xla":
-        from .backends.xla import device_name, jax
-        platforms = dict.fromkeys([backend.jax_device.platform, jax.default_backend(), "cpu"])
-        return tuple(device_name(d) for p in platforms for d in jax.devices(p))
-    return (backend.device,)
+    """The devices `backend` can run on, by lazyarr's names, its default's first (the
+    contract's `devices()`)."""
+    return tuple(backend.devices())
 
 
 def _check_device(device, function: str) -> None:

@@ -32,6 +32,9 @@ class Op:
     shape_rule: Callable[..., Shape]
     dtype_rule: Callable[..., np.dtype]
     kind: str = "structural"  # "input", "elementwise", "reduction", "structural"
+    # The runtime errors it may raise: checks(input_dtypes, **attrs) -> ((error type,
+    # message), ...); None for none. Programs list them (`backend_api.Check`).
+    checks: Callable[..., tuple] | None = None
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
@@ -40,10 +43,10 @@ class Op:
 OPS: dict[str, Op] = {}
 
 
-def primitive(name: str, shape_rule, dtype_rule, kind: str = "structural"):
+def primitive(name: str, shape_rule, dtype_rule, kind: str = "structural", checks=None):
     """Register the decorated NumPy function as the reference of primitive `name`."""
     def register(ref):
-        OPS[name] = Op(name, ref, shape_rule, dtype_rule, kind)
+        OPS[name] = Op(name, ref, shape_rule, dtype_rule, kind, checks)
         return ref
     return register
 
@@ -143,9 +146,19 @@ def _ufunc_ref(ufunc: np.ufunc):
     return lambda *xs, out=0: ufunc(*xs)[out]
 
 
+def _power_checks(dtypes, **_):
+    """An integer power with a signed integer exponent raises for a negative one."""
+    if np.dtype(dtypes[0]).kind in "iu" and np.dtype(dtypes[1]).kind == "i":
+        return ((ValueError, "Integers to negative integer powers are not allowed."),)
+    return ()
+
+
+_UFUNC_CHECKS = {"power": _power_checks}
+
 for _name in UFUNCS:
     _uf = getattr(np, _name)
-    OPS[_name] = Op(_name, _ufunc_ref(_uf), _ufunc_shape, _ufunc_dtype_rule(_uf), "elementwise")
+    OPS[_name] = Op(_name, _ufunc_ref(_uf), _ufunc_shape, _ufunc_dtype_rule(_uf), "elementwise",
+                    _UFUNC_CHECKS.get(_name))
 
 
 # `real` and `imag` are not ufuncs in NumPy but are elementwise all the same.
@@ -236,7 +249,12 @@ def _take(x, indices, axis):
     return np.take(x, indices, axis=axis)
 
 
-@primitive("normalize_index", _same_shape, lambda d, size, axis: _dtypes.int64)
+def _index_checks(dtypes, size, axis):
+    return ((IndexError, f"index out of bounds for axis {axis} with size {size}"),)
+
+
+@primitive("normalize_index", _same_shape, lambda d, size, axis: _dtypes.int64,
+           checks=_index_checks)
 def _normalize_index(index, size, axis):
     """Wrap negative indices; IndexError (NumPy's message) for any out of [-size, size).
 

@@ -87,7 +87,16 @@ def _complex(dtypes, **_):
 # ---------------------------------------------------------------------------------
 # Solvers.
 
-@primitive("linalg_inv", _same, _same_dtype)
+def _raises(message):
+    """The check of a primitive that raises LinAlgError(message) for some values."""
+    return lambda dtypes, **_: ((LinAlgError, message),)
+
+
+def _inv_checks(dtypes, checked):
+    return ((LinAlgError, "Singular matrix"),) if checked else ()
+
+
+@primitive("linalg_inv", _same, _same_dtype, checks=_inv_checks)
 def _inv(a, checked):
     """The inverses; LinAlgError for a singular matrix when `checked`, else that
     matrix's inverse is all NaN (NumPy's gufunc with errors ignored, as cond uses it)."""
@@ -102,13 +111,14 @@ def _inv(a, checked):
     return out
 
 
-@primitive("linalg_solve", lambda s: s[1], _same_dtype)
+@primitive("linalg_solve", lambda s: s[1], _same_dtype, checks=_raises("Singular matrix"))
 def _solve(a, b):
     """x with a @ x == b for stacks a (..., M, M) and b (..., M, K) of one batch shape."""
     return np.linalg.solve(a, b)
 
 
-@primitive("linalg_cholesky", _same, _same_dtype)
+@primitive("linalg_cholesky", _same, _same_dtype,
+           checks=_raises("Matrix is not positive definite"))
 def _cholesky(a, upper):
     return np.linalg.cholesky(a, upper=upper)
 
@@ -144,24 +154,28 @@ def _eigvalsh(a, lower):
     return np.linalg.eigvalsh(a, UPLO="L" if lower else "U")
 
 
-@primitive("linalg_eig", _packed_shape("linalg_eig"), _complex)
+@primitive("linalg_eig", _packed_shape("linalg_eig"), _complex,
+           checks=_raises("Array must not contain infs or NaNs"))
 def _eig(a):
     """Eigenvalues and right eigenvectors, always complex (NumPy returns real arrays
     when every eigenvalue is real; the public function decides that)."""
     return pack(np.linalg.eig(a), a.shape[:-2], _complex([a.dtype]))
 
 
-@primitive("linalg_eigvals", lambda s: s[0][:-1], _complex)
+@primitive("linalg_eigvals", lambda s: s[0][:-1], _complex,
+           checks=_raises("Array must not contain infs or NaNs"))
 def _eigvals(a):
     return np.linalg.eigvals(a).astype(_complex([a.dtype]))
 
 
-@primitive("linalg_svd", _packed_shape("linalg_svd"), _same_dtype)
+@primitive("linalg_svd", _packed_shape("linalg_svd"), _same_dtype,
+           checks=_raises("SVD did not converge"))
 def _svd(a, full_matrices):
     return pack(np.linalg.svd(a, full_matrices=full_matrices), a.shape[:-2], a.dtype)
 
 
-@primitive("linalg_svdvals", lambda s: s[0][:-2] + (min(s[0][-2:]),), _real)
+@primitive("linalg_svdvals", lambda s: s[0][:-2] + (min(s[0][-2:]),), _real,
+           checks=_raises("SVD did not converge"))
 def _svdvals(a):
     return np.linalg.svd(a, compute_uv=False)
 

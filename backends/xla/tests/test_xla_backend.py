@@ -156,13 +156,18 @@ def test_user_arrays_are_not_aliased():
     numpy.testing.assert_array_equal(numpy.asarray(y + 0), numpy.arange(5.0))
 
 
-def test_a_compile_failure_names_the_operation_and_line(monkeypatch):
-    from lazyarr.backends.xla import lowering
+def _break_lowering(monkeypatch, name):
+    from lazyarr.backend_api import op
+    from lazyarr_xla import registry
 
     def broken(*args, **attrs):
         raise RuntimeError("lowering exploded")
 
-    monkeypatch.setitem(lowering.LOWERINGS, "arcsinh", broken)
+    monkeypatch.setitem(registry.LOWERINGS, (op(name), None), registry.Lowering(broken))
+
+
+def test_a_compile_failure_names_the_operation_and_line(monkeypatch):
+    _break_lowering(monkeypatch, "arcsinh")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
     x = np.arange(3.0) + 1
     y = np.arcsinh(x); line = sys._getframe().f_lineno  # noqa: E702
@@ -211,9 +216,9 @@ def test_buffers_that_others_can_see_are_never_donated():
 def test_every_primitive_has_a_lowering():
     """The registry test of DESIGN.md: a primitive XLA cannot run fails here, not in a
     user's program."""
-    from lazyarr._ops import OPS
-    from lazyarr.backends.xla.lowering import lowerable
-    missing = sorted(set(OPS) - lowerable() - {"input"})
+    from lazyarr.backend_api import OPS
+    from lazyarr_xla.lowering import lowerable
+    missing = sorted(set(OPS) - {o.name for o in lowerable()} - {"input"})
     assert not missing, f"primitives without an XLA lowering: {missing}"
 
 
@@ -263,12 +268,7 @@ def test_moving_windows_share_one_program(monkeypatch):
 
 
 def test_a_failing_index_read_names_its_line(monkeypatch):
-    from lazyarr.backends.xla import lowering
-
-    def broken(*args, **attrs):
-        raise RuntimeError("lowering exploded")
-
-    monkeypatch.setitem(lowering.LOWERINGS, "dynamic_slice", broken)
+    _break_lowering(monkeypatch, "dynamic_slice")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
     a = np.arange(12.0).reshape(3, 4) + 1
     y = a[2] * 2; line = sys._getframe().f_lineno  # noqa: E702

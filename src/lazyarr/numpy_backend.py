@@ -1,21 +1,35 @@
 """The NumPy reference backend: runs a program instruction by instruction with each
 primitive's reference implementation. It is the semantic oracle of the test suite and
-the fallback for what another backend cannot run."""
+the fallback for what another backend cannot run.
+
+It lives in the core distribution (the core alone is a working lazy NumPy), but it is
+a plugin like any other: registered through the core's own `lazyarr.backends` entry
+point, and it imports only the public backend API. It has no compile step.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Sequence
 
 import numpy as np
 
+from lazyarr.backend_api import CONTRACT_VERSION, Events, RunResult, check_result
+
 
 class NumpyBackend:
     name = "numpy"
+    contract_version = CONTRACT_VERSION
+    compiles = False
+    donates = False
 
     def __init__(self, device: str = "cpu"):
         if device != "cpu":
             raise ValueError(f"the numpy backend runs on 'cpu' only, not {device!r}")
         self.device = device
+
+    def devices(self) -> tuple[str, ...]:
+        return ("cpu",)
 
     def transfer(self, buffer, device: str):
         if device != "cpu":
@@ -25,7 +39,10 @@ class NumpyBackend:
     def device_of(self, buffer) -> str:
         return "cpu"
 
-    def run(self, program, inputs: Sequence) -> list[np.ndarray]:
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
+        """Each instruction's reference on NumPy arrays. A checked instruction's
+        reference raises NumPy's own error (with NumPy's message) mid-program."""
+        start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         last_use = _last_uses(program)
         base = len(slots)
@@ -35,15 +52,13 @@ class NumpyBackend:
             for k, ins in enumerate(program.instructions):
                 args = [slots[i] for i in ins.inputs]
                 value = np.asarray(ins.op.ref(*args, **dict(ins.attrs)))
-                if value.shape != ins.shape or value.dtype != ins.dtype:
-                    raise AssertionError(
-                        f"lazyarr internal error: primitive {ins.op.name} produced "
-                        f"{value.shape} {value.dtype}, its rules said {ins.shape} {ins.dtype}")
+                check_result(ins, value, "the numpy backend")
                 slots.append(value)
                 for i in ins.inputs:  # free intermediates after their last use
                     if last_use.get(i) == base + k and i >= base and i not in outputs:
                         slots[i] = None
-        return [slots[i] for i in program.outputs]
+        return RunResult([slots[i] for i in program.outputs],
+                         Events(run_seconds=time.perf_counter() - start))
 
     def cache_state(self, program, inputs: Sequence) -> str:
         """For `lazyarr.explain`: this backend interprets; it compiles nothing."""

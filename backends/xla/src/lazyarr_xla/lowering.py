@@ -12,8 +12,9 @@ results. So every floating-point ufunc result passes through `_rounded` and ever
 division through `_divisor`, selects that XLA cannot see through (a compare and a
 select per element, fused with the rest).
 
-A lowering may report a runtime error by appending (flag, exception type, message) to
-`checks`; the backend raises the first one that is set when the program returns.
+A primitive that may raise at run time (its `Op.checks`) has a checked lowering: it
+appends one flag per check to `flags`, and the backend raises the first check whose
+flag is set, with the program's error and message, when the program returns.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..._ops import UFUNCS
-from . import lowering_linalg, lowering_sort
-from . import lowering_mutation
+from lazyarr.backend_api import UFUNCS, op
+
+from . import registry
+# The chapters with their own lowering modules register themselves on import.
+from . import lowering_linalg, lowering_mutation, lowering_sort  # noqa: F401
 
 
 # ---------------------------------------------------------------------------------
@@ -155,12 +158,11 @@ def _int_reciprocal(x):
     return jnp.where(x == 0, at_zero, jnp.where(unit, x, 0)).astype(dtype)
 
 
-def _int_power(x, y, checks):
+def _int_power(x, y, flags):
     """Integer powers by squaring over every bit of the exponent, wrapping like
     NumPy (jnp's stops after 6 bits); a negative exponent is NumPy's ValueError."""
     if _kind(y) == "i":
-        checks.append((jnp.any(y < 0), ValueError,
-                       "Integers to negative integer powers are not allowed."))
+        flags.append(jnp.any(y < 0))  # ValueError: negative integer power
         y = jnp.where(y < 0, 0, y)
     result = jnp.ones_like(x)
     for _ in range(8 * np.dtype(y.dtype).itemsize):
@@ -836,19 +838,18 @@ def _ufunc(name: str):
     return lowered
 
 
-def _power(x, y, checks):
+def _power(x, y, flags):
     if _kind(x) in "iu":
-        return _int_power(x, y, checks)
+        return _int_power(x, y, flags)
     return _ufunc("power")(x, y)
 
 
 # ---------------------------------------------------------------------------------
 # Structural primitives.
 
-def _normalize_index(index, checks, size, axis):
+def _normalize_index(index, flags, size, axis):
     bad = (index < -size) | (index >= size)
-    checks.append((jnp.any(bad), IndexError,
-                   f"index out of bounds for axis {axis} with size {size}"))
+    flags.append(jnp.any(bad))  # IndexError
     return jnp.where(index < 0, index + size, index).astype(jnp.int64)
 
 
@@ -999,52 +1000,50 @@ _REDUCERS = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod,
 
 
 LOWERINGS = {
-    "real": jnp.real,
-    "imag": jnp.imag,
-    "complex": lambda re, im: lax.complex(*jnp.broadcast_arrays(re, im)),
-    "select": jnp.where,
-    "convert": convert,
-    "broadcast_to": lambda x, shape: jnp.broadcast_to(x, shape),
-    "reshape": lambda x, shape: jnp.reshape(x, shape),
-    "transpose": lambda x, axes: jnp.transpose(x, axes),
-    "slice": _slice,
-    "concatenate": lambda *xs, axis: jnp.concatenate(xs, axis=axis),
-    "iota": _iota,
-    "take": _take,
-    "argmax": _argreduce(jnp.argmax, jnp.greater),
-    "argmin": _argreduce(jnp.argmin, jnp.less),
-    "cumsum": _cumsum,
-    "cumprod": _cumprod,
-    "einsum": _einsum,
+    op("real"): jnp.real,
+    op("imag"): jnp.imag,
+    op("complex"): lambda re, im: lax.complex(*jnp.broadcast_arrays(re, im)),
+    op("select"): jnp.where,
+    op("convert"): convert,
+    op("broadcast_to"): lambda x, shape: jnp.broadcast_to(x, shape),
+    op("reshape"): lambda x, shape: jnp.reshape(x, shape),
+    op("transpose"): lambda x, axes: jnp.transpose(x, axes),
+    op("slice"): _slice,
+    op("concatenate"): lambda *xs, axis: jnp.concatenate(xs, axis=axis),
+    op("iota"): _iota,
+    op("take"): _take,
+    op("argmax"): _argreduce(jnp.argmax, jnp.greater),
+    op("argmin"): _argreduce(jnp.argmin, jnp.less),
+    op("cumsum"): _cumsum,
+    op("cumprod"): _cumprod,
+    op("einsum"): _einsum,
 }
-LOWERINGS.update(_REDUCERS)
-LOWERINGS.update({name: _ufunc(name) for name in UFUNCS})
+LOWERINGS.update({op(name): fn for name, fn in _REDUCERS.items()})
+LOWERINGS.update({op(name): _ufunc(name) for name in UFUNCS if name != "power"})
+registry.register_all(LOWERINGS)
 
-# Lowerings that can raise at run time take the program's list of checks.
-CHECKED = {"normalize_index": _normalize_index, "power": _power}
-
-# The chapters with their own lowering modules.
-LOWERINGS.update(lowering_linalg.LOWERINGS)
-LOWERINGS.update(lowering_sort.LOWERINGS)
-LOWERINGS.update(lowering_mutation.LOWERINGS)
-CHECKED.update(lowering_linalg.CHECKED)
+# Lowerings that can raise at run time append their ops' check flags.
+registry.register_all({op("normalize_index"): _normalize_index, op("power"): _power},
+                      checked=True)
 
 
 def prepare(program) -> None:
     """Load what a program loaded from the disk cache needs at run time (kernels that
     jax registers only while lowering a program that uses them)."""
-    lowering_linalg.load_kernels({ins.op.name for ins in program.instructions})
+    lowering_linalg.load_kernels({ins.op for ins in program.instructions})
 
 
-def lower(op_name: str, args, attrs: dict, checks: list):
-    """The jax value of one instruction."""
-    if op_name in CHECKED:
-        return CHECKED[op_name](*args, checks, **attrs)
-    return LOWERINGS[op_name](*args, **attrs)
+def lower(instruction, args, flags: list, platform: str | None = None):
+    """The jax value of one instruction; a checked lowering appends its flags."""
+    fn, checked = registry.lowering(instruction.op, platform)
+    if checked:
+        return fn(*args, flags, **dict(instruction.attrs))
+    return fn(*args, **dict(instruction.attrs))
 
 
-def lowerable() -> set[str]:
-    return set(LOWERINGS) | set(CHECKED)
+def lowerable(platform: str | None = None) -> set:
+    """The primitives (`Op` objects) this backend can run."""
+    return registry.lowerable(platform)
 
 
 __all__ = ["lower", "lowerable", "convert", "prepare", "jax"]

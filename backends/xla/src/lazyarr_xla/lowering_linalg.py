@@ -4,7 +4,7 @@ Matrices arrive in float64 or complex128 and stacked, as NumPy takes them; the
 factorizations are LAPACK's on CPU (through jax.lax.linalg), as NumPy's are, so they
 agree to rounding. Where NumPy raises LinAlgError for values (a singular matrix in
 inv/solve, one that is not positive definite in cholesky, NaN in an SVD, NaN or inf in
-eig), the lowering appends a flag to `checks` and the backend raises the same error
+eig), the lowering appends a flag to `flags` and the backend raises the program's error
 when the program returns. jax computes eig and eigvals on CPU only.
 """
 
@@ -18,20 +18,21 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..._ops import OPS
-from ..._ops_linalg import LinAlgError, pack
+from lazyarr.backend_api import op, pack
+
+from . import registry
 
 
 _lapack_loaded = False
 
 
-def load_kernels(op_names) -> None:
+def load_kernels(ops) -> None:
     """jax loads its LAPACK kernels (CPU) while lowering a program that calls one; a
     program that the backend loads from its disk cache is never lowered, and would
     call kernels that are not there. Before such a program first runs in a process,
     lowering a 1x1 LU loads them all."""
     global _lapack_loaded
-    if _lapack_loaded or not any(name in LOWERINGS or name in CHECKED for name in op_names):
+    if _lapack_loaded or not any(o in _LAPACK for o in ops):
         return
     spec = jax.ShapeDtypeStruct((1, 1), np.float32)
     jax.jit(lax.linalg.lu).trace(spec).lower(lowering_platforms=("cpu",))
@@ -46,7 +47,7 @@ def _constant_when_empty(name: str, checked: bool = False):
             arrays = args[:-1] if checked else args
             if any(math.prod(a.shape) == 0 for a in arrays):
                 zeros = [np.zeros(a.shape, a.dtype) for a in arrays]
-                return jnp.asarray(OPS[name].ref(*zeros, **attrs))
+                return jnp.asarray(op(name).ref(*zeros, **attrs))
             return fn(*args, **attrs)
         return lowered
     return decorate
@@ -64,31 +65,31 @@ def _batch(a):
 # ---------------------------------------------------------------------------------
 # LU-based solvers: LAPACK's getrf reports a matrix singular when a pivot is exactly 0.
 
-def _lu_solve(a, b, checks, checked=True):
+def _lu_solve(a, b, flags, checked=True):
     """Solutions of a @ x == b, and whether each matrix is singular."""
     lu, _, perm = lax.linalg.lu(a)
     singular = jnp.any(jnp.diagonal(lu, axis1=-2, axis2=-1) == 0, axis=-1)
     if checked:
-        checks.append((jnp.any(singular), LinAlgError, "Singular matrix"))
+        flags.append(jnp.any(singular))  # LinAlgError: singular matrix
     b = jnp.take_along_axis(b, jnp.broadcast_to(perm[..., :, None], b.shape), axis=-2)
     y = lax.linalg.triangular_solve(lu, b, left_side=True, lower=True, unit_diagonal=True)
     return lax.linalg.triangular_solve(lu, y, left_side=True, lower=False), singular
 
 
 @_constant_when_empty("linalg_inv", checked=True)
-def _inv(a, checks, checked):
+def _inv(a, flags, checked):
     identity = jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
-    inverse, singular = _lu_solve(a, identity, checks, checked)
+    inverse, singular = _lu_solve(a, identity, flags, checked)
     return inverse if checked else jnp.where(singular[..., None, None], jnp.nan, inverse)
 
 
 @_constant_when_empty("linalg_solve", checked=True)
-def _solve(a, b, checks):
-    return _lu_solve(a, b, checks)[0]
+def _solve(a, b, flags):
+    return _lu_solve(a, b, flags)[0]
 
 
 @_constant_when_empty("linalg_cholesky", checked=True)
-def _cholesky(a, checks, upper):
+def _cholesky(a, flags, upper):
     """The lower factor of a (or of a's conjugate transpose, whose lower triangle is
     a's upper one, for the upper factor). jax's factor is all NaN where LAPACK's potrf
     failed; a NaN in a[0, 0] alone is not a failure for NumPy (OpenBLAS's potrf
@@ -96,7 +97,7 @@ def _cholesky(a, checks, upper):
     source = _ht(a) if upper else a
     factor = lax.linalg.cholesky(source, symmetrize_input=False)
     failed = jnp.isnan(factor[..., 0, 0]) & ~jnp.isnan(source[..., 0, 0])
-    checks.append((jnp.any(failed), LinAlgError, "Matrix is not positive definite"))
+    flags.append(jnp.any(failed))  # LinAlgError: not positive definite
     return _ht(factor) if upper else factor
 
 
@@ -169,45 +170,45 @@ def _eigvalsh(a, lower):
     return lax.linalg.eigh(a, lower=lower, symmetrize_input=False)[1]
 
 
-def _finite_for_eig(a, checks):
+def _finite_for_eig(a, flags):
     """NumPy's eig rejects NaN and inf before calling LAPACK; a finite stand-in keeps
     geev well defined when the flag will raise anyway."""
     finite = jnp.isfinite(a)
-    checks.append((~jnp.all(finite), LinAlgError, "Array must not contain infs or NaNs"))
+    flags.append(~jnp.all(finite))  # LinAlgError: infs or NaNs
     return jnp.where(finite, a, 0)
 
 
 @_constant_when_empty("linalg_eig", checked=True)
-def _eig(a, checks):
-    a = _finite_for_eig(a, checks)
+def _eig(a, flags):
+    a = _finite_for_eig(a, flags)
     values, vectors = lax.linalg.eig(a, compute_left_eigenvectors=False)
     dtype = jnp.result_type(a.dtype, jnp.complex64)
     return pack([values, vectors], _batch(a), dtype, jnp)
 
 
 @_constant_when_empty("linalg_eigvals", checked=True)
-def _eigvals(a, checks):
-    a = _finite_for_eig(a, checks)
+def _eigvals(a, flags):
+    a = _finite_for_eig(a, flags)
     return lax.linalg.eig(a, compute_left_eigenvectors=False,
                           compute_right_eigenvectors=False)[0]
 
 
-def _svd_input(a, checks):
+def _svd_input(a, flags):
     """NumPy's gesdd fails to converge on NaN (not on inf, which gives NaN values)."""
     nan = jnp.isnan(a)
-    checks.append((jnp.any(nan), LinAlgError, "SVD did not converge"))
+    flags.append(jnp.any(nan))  # LinAlgError: SVD did not converge
     return jnp.where(nan, 0, a)
 
 
 @_constant_when_empty("linalg_svd", checked=True)
-def _svd(a, checks, full_matrices):
-    u, s, vh = lax.linalg.svd(_svd_input(a, checks), full_matrices=full_matrices)
+def _svd(a, flags, full_matrices):
+    u, s, vh = lax.linalg.svd(_svd_input(a, flags), full_matrices=full_matrices)
     return pack([u, s, vh], _batch(a), a.dtype, jnp)
 
 
 @_constant_when_empty("linalg_svdvals", checked=True)
-def _svdvals(a, checks):
-    return lax.linalg.svd(_svd_input(a, checks), compute_uv=False)
+def _svdvals(a, flags):
+    return lax.linalg.svd(_svd_input(a, flags), compute_uv=False)
 
 
 # ---------------------------------------------------------------------------------
@@ -226,22 +227,27 @@ def _fft(x, kind, axis, n, fct):
     return result
 
 
-LOWERINGS = {
-    "linalg_det": _det,
-    "linalg_slogdet": _slogdet,
-    "linalg_qr": _qr,
-    "linalg_eigh": _eigh,
-    "linalg_eigvalsh": _eigvalsh,
-    "fft": _fft,
+_PLAIN = {
+    op("linalg_det"): _det,
+    op("linalg_slogdet"): _slogdet,
+    op("linalg_qr"): _qr,
+    op("linalg_eigh"): _eigh,
+    op("linalg_eigvalsh"): _eigvalsh,
+    op("fft"): _fft,
 }
 
-# Lowerings that report LinAlgError take the program's list of checks.
-CHECKED = {
-    "linalg_inv": _inv,
-    "linalg_solve": _solve,
-    "linalg_cholesky": _cholesky,
-    "linalg_eig": _eig,
-    "linalg_eigvals": _eigvals,
-    "linalg_svd": _svd,
-    "linalg_svdvals": _svdvals,
+# Lowerings that report LinAlgError append their check's flag.
+_CHECKED = {
+    op("linalg_inv"): _inv,
+    op("linalg_solve"): _solve,
+    op("linalg_cholesky"): _cholesky,
+    op("linalg_eig"): _eig,
+    op("linalg_eigvals"): _eigvals,
+    op("linalg_svd"): _svd,
+    op("linalg_svdvals"): _svdvals,
 }
+
+registry.register_all(_PLAIN)
+registry.register_all(_CHECKED, checked=True)
+# The primitives whose kernels (LAPACK, FFT) jax loads while lowering (see `load_kernels`).
+_LAPACK = frozenset({**_PLAIN, **_CHECKED})

@@ -14,6 +14,10 @@ import numpy as np
 import jax.numpy as jnp
 from jax import lax
 
+from lazyarr.backend_api import op
+
+from . import registry
+
 
 def _keys(x) -> list:
     """Sort keys of `x` whose lexicographic order is NumPy's order of `x`."""
@@ -82,9 +86,9 @@ def _bincount(x, *weights, length):
     return jnp.zeros(length, jnp.int64).at[x].add(1, mode="drop")
 
 
-LOWERINGS = {
-    "sort": _sort,
-    "argsort": _argsort,
-    "searchsorted": _searchsorted,
-    "bincount": _bincount,
-}
+registry.register_all({
+    op("sort"): _sort,
+    op("argsort"): _argsort,
+    op("searchsorted"): _searchsorted,
+    op("bincount"): _bincount,
+})

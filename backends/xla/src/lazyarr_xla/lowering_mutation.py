@@ -12,7 +12,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 from jax import lax
 
-from ..._ops_mutation import span
+from lazyarr.backend_api import op, span
+
+from . import registry
 
 
 def _update_slice(x, values, starts, steps):
@@ -81,13 +83,10 @@ def _occurrence(index):
 
 
 def _scatter_ufunc(x, index, *values, ufunc, dtype):
-    from .lowering import CHECKED, LOWERINGS, convert
     if index.shape[0] == 0:
         return x
-    if ufunc in CHECKED:  # errors a checked lowering reports are not raised here
-        fn = lambda *args: CHECKED[ufunc](*args, [])  # noqa: E731
-    else:
-        fn = LOWERINGS[ufunc]
+    fn = registry.unchecked(op(ufunc))  # errors a checked lowering reports are not raised here
+    convert = registry.unchecked(op("convert"))
     rank = _occurrence(index)
     rows = x.shape[0]
 
@@ -100,6 +99,5 @@ def _scatter_ufunc(x, index, *values, ufunc, dtype):
     return lax.fori_loop(0, jnp.max(rank) + 1, one_round, x)
 
 
-LOWERINGS = {"update_slice": _update_slice, "dynamic_slice": _dynamic_slice,
-             "scatter": _scatter,
-             "scatter_ufunc": _scatter_ufunc}
+registry.register_all({op("update_slice"): _update_slice, op("dynamic_slice"): _dynamic_slice,
+                       op("scatter"): _scatter, op("scatter_ufunc"): _scatter_ufunc})

@@ -1,0 +1,322 @@
+"""The XLA backend: each flush is one program, compiled once per structure through
+jax's public API (`jax.jit(...).lower(...).compile()`) and run on CPU, GPU or TPU.
+
+64-bit types are enabled only inside lazyarr's own tracing, compiling and calls (a
+scoped `jax.enable_x64`), so the user's jax configuration is untouched.
+
+Compiled programs are cached twice: in memory for this process, and on disk (see
+`disk_cache`) for the next one. Both are keyed by the program's structure only.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+import jax
+
+from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, RunResult,
+                                 check_result)
+
+from . import disk_cache
+from .lowering import convert, lower, prepare
+
+
+def _device(spec: str | None):
+    """The jax device named by `spec`: "cpu", "gpu", "tpu", optionally ":index"."""
+    if spec in (None, "", "default"):
+        return jax.devices()[0]
+    platform, _, index = str(spec).partition(":")
+    try:
+        devices = jax.devices(platform)
+    except RuntimeError as exc:
+        raise ValueError(f"lazyarr's xla backend has no {platform!r} device here: {exc}") from None
+    position = int(index) if index else 0
+    if position >= len(devices):
+        raise ValueError(f"no device {spec!r}: {platform} has {len(devices)} device(s)")
+    return devices[position]
+
+
+def device_name(device) -> str:
+    """A device as lazyarr names it: "cpu" as NumPy does, else "gpu:0", "tpu:1", ..."""
+    return "cpu" if device.platform == "cpu" and device.id == 0 else f"{device.platform}:{device.id}"
+
+
+class Signature(NamedTuple):
+    """What, besides the program, decides its executable: which inputs are host
+    scalars (position, dtype) and which input buffers it may reuse for outputs."""
+    scalars: tuple[tuple[int, str], ...]
+    donated: tuple[int, ...]
+
+
+class Packing:
+    """How a program's inputs are passed: arrays one by one, and host scalars (the
+    Python and NumPy scalars of an expression, 0-d runtime inputs) packed into one
+    vector per dtype, since each argument of an XLA call costs a transfer."""
+
+    def __init__(self, n_inputs: int, scalars: tuple[tuple[int, str], ...]):
+        positions = {i for i, _ in scalars}
+        self.arrays: list[int] = [i for i in range(n_inputs) if i not in positions]
+        groups: dict[np.dtype, list[int]] = {}
+        for i, dtype in scalars:
+            groups.setdefault(np.dtype(dtype), []).append(i)
+        self.scalars: list[tuple[np.dtype, list[int]]] = list(groups.items())
+
+    @staticmethod
+    def signature(inputs: Sequence) -> tuple[tuple[int, str], ...]:
+        """Which inputs are host scalars: part of the compiled program's identity."""
+        return tuple((i, x.dtype.str) for i, x in enumerate(inputs)
+                     if type(x) is np.ndarray and x.ndim == 0)
+
+    def pack(self, inputs: Sequence, placed) -> list:
+        return ([placed(inputs[i]) for i in self.arrays] +
+                [np.array([inputs[i] for i in group], dtype) for dtype, group in self.scalars])
+
+    def unpack(self, args: Sequence, n_inputs: int) -> list:
+        slots = [None] * n_inputs
+        for i, value in zip(self.arrays, args):
+            slots[i] = value
+        for (_, group), vector in zip(self.scalars, args[len(self.arrays):]):
+            for k, i in enumerate(group):
+                slots[i] = vector[k]
+        return slots
+
+    def specs(self, input_specs, placement) -> list:
+        return ([jax.ShapeDtypeStruct(*input_specs[i], sharding=placement) for i in self.arrays] +
+                [jax.ShapeDtypeStruct((len(group),), dtype, sharding=placement)
+                 for dtype, group in self.scalars])
+
+
+def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ...]:
+    """The owned device buffers worth donating: each to an output of its shape and
+    dtype (XLA reuses a donated buffer only for such an output)."""
+    if not owned:
+        return ()
+    wanted: dict[tuple, int] = {}
+    for slot in program.outputs:
+        ins = program.instructions[slot - len(program.input_specs)]
+        wanted[(ins.shape, ins.dtype)] = wanted.get((ins.shape, ins.dtype), 0) + 1
+    donated = []
+    for i in sorted(owned):
+        spec = program.input_specs[i]
+        if isinstance(inputs[i], jax.Array) and wanted.get(spec, 0) > 0:
+            wanted[spec] -= 1
+            donated.append(i)
+    return tuple(donated)
+
+
+def _traceable(program, packing: Packing, checked: list, failed_at: list, platform: str):
+    """The jax function computing `program` from its packed inputs: its results, then
+    one flag per runtime check that can fail (`checked` gets each flag's index into
+    `program.checks`). While it is traced, `failed_at` holds the instruction being
+    lowered. Every result is asserted to have the shape and dtype the rules promised."""
+    n_inputs = len(program.input_specs)
+    check_index = {(c.instruction, c.number): i for i, c in enumerate(program.checks)}
+
+    def fn(*args):
+        slots = packing.unpack(args, n_inputs)
+        flags: list = []
+        checked.clear()
+        for k, ins in enumerate(program.instructions):
+            failed_at[:] = [ins]
+            before = len(flags)
+            value = lower(ins, [slots[i] for i in ins.inputs], flags, platform)
+            if value.dtype != ins.dtype:
+                value = convert(value, ins.dtype)
+            check_result(ins, value, "the xla backend")
+            made = len(flags) - before
+            if made not in (0, len(program.checks_of(k))):
+                raise AssertionError(f"lazyarr_xla internal error: the lowering of "
+                                     f"{ins.op.name} gave {made} check flags")
+            checked.extend(check_index[(k, n)] for n in range(made))
+            slots.append(value)
+        failed_at.clear()
+        return tuple(slots[i] for i in program.outputs) + tuple(flags)
+    return fn
+
+
+class XlaCompiled:
+    """An executable for one program and signature (the contract's `Compiled`).
+    `events` says how it was made: compiled now, or loaded from the disk cache."""
+
+    def __init__(self, program, signature: Signature, executable, checked: tuple[int, ...],
+                 backend: "XlaBackend", events: Events):
+        self.program_key = program.key
+        self.signature = signature
+        self.events = events
+        self._program = program
+        self._executable = executable
+        self._packing = Packing(len(program.input_specs), signature.scalars)
+        self._checked = checked  # per flag output: its index into program.checks
+        self._backend = backend
+
+    def run(self, inputs: Sequence) -> RunResult:
+        program = self._program
+        start = time.perf_counter()
+        with jax.enable_x64(True):
+            try:
+                results = self._executable(*self._packing.pack(inputs, self._backend._placed))
+            except Exception as exc:  # e.g. out of memory while running
+                raise BackendFailure.from_program("XLA could not run", program, exc) from exc
+            n_out = len(program.outputs)
+            if self._checked:
+                for hit, index in zip(np.asarray(results[n_out:]), self._checked):
+                    if hit:
+                        check = program.checks[index]
+                        raise check.error(check.message)
+        return RunResult(list(results[:n_out]),
+                         Events(run_seconds=time.perf_counter() - start,
+                                donated_buffers=len(self.signature.donated)))
+
+
+class Lookup(NamedTuple):
+    compiled: XlaCompiled | None
+    events: Events
+
+
+class XlaBackend:
+    name = "xla"
+    contract_version = CONTRACT_VERSION
+    compiles = True
+    donates = True
+
+    def __init__(self, device: str | None = None):
+        self.jax_device = _device(device)
+        self.device = device_name(self.jax_device)
+        self._placement = jax.sharding.SingleDeviceSharding(self.jax_device)
+        self._compiled: dict[tuple, XlaCompiled] = {}
+        self._compiling: dict[tuple, threading.Event] = {}
+        self._lock = threading.Lock()
+        # XLA's CPU runtime runs with the FTZ/DAZ flags set and offers no switch: it
+        # reads subnormal inputs as zero and writes zero for subnormal results.
+        self.flushes_subnormals = self.jax_device.platform == "cpu"
+
+    def devices(self) -> tuple[str, ...]:
+        """Its own device's platform first, then jax's default platform, then the CPU."""
+        platforms = dict.fromkeys([self.jax_device.platform, jax.default_backend(), "cpu"])
+        return tuple(device_name(d) for p in platforms for d in jax.devices(p))
+
+    def transfer(self, buffer, device: str):
+        """`buffer` placed on `device` (a name as `device_name` gives)."""
+        with jax.enable_x64(True):
+            return jax.device_put(buffer, _device(device))
+
+    def device_of(self, buffer) -> str:
+        return device_name(buffer.device) if isinstance(buffer, jax.Array) else "cpu"
+
+    def _placed(self, x):
+        if isinstance(x, jax.Array):
+            return x if x.device == self.jax_device else jax.device_put(x, self._placement)
+        return np.asarray(x)
+
+    # -- the contract ---------------------------------------------------------------
+
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
+        """Run `program`: from the memory cache, else the disk cache, else compiled now."""
+        signature = self.signature(program, inputs, owned)
+        compiled, events = self.lookup(program, signature)
+        if compiled is None:
+            compiled = self.compile(program, signature)
+            events.add(compiled.events)
+        outputs, ran = compiled.run(inputs)
+        return RunResult(outputs, events.add(ran))
+
+    def signature(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> Signature:
+        """Cheap: which inputs are host scalars, and which owned buffers to donate."""
+        return Signature(Packing.signature(inputs), _reusable(program, inputs, owned))
+
+    def lookup(self, program, signature: Signature, disk: bool = True) -> Lookup:
+        """The executable for `program` from memory, else (with `disk`) from the disk
+        cache, without compiling; None if neither has it."""
+        key = (program.key, signature)
+        compiled = self._compiled.get(key)
+        if compiled is not None:
+            return Lookup(compiled, Events(memory_cache_hits=1))
+        events = Events(memory_cache_misses=1)
+        if not disk:
+            return Lookup(None, events)
+        name = disk_cache.entry_name(key, self.jax_device)
+        start = time.perf_counter()
+        with jax.enable_x64(True):
+            entry = disk_cache.load(name, key, self.jax_device) if name else None
+        if entry is None:
+            events.disk_cache_misses += 1
+            return Lookup(None, events)
+        events.disk_cache_hits += 1
+        executable, checked = entry
+        prepare(program)
+        compiled = XlaCompiled(program, signature, executable, checked, self,
+                               Events(compile_seconds=time.perf_counter() - start))
+        with self._lock:
+            compiled = self._compiled.setdefault(key, compiled)
+        return Lookup(compiled, events)
+
+    def compile(self, program, signature: Signature) -> XlaCompiled:
+        """Compile `program` for `signature` and keep it (memory and disk). Thread-safe:
+        it may run on a background thread while the program runs elsewhere; a second
+        caller for the same program waits for the first one's executable."""
+        key = (program.key, signature)
+        while True:
+            with self._lock:
+                if key in self._compiled:
+                    return self._compiled[key]
+                pending = self._compiling.get(key)
+                if pending is None:
+                    pending = self._compiling[key] = threading.Event()
+                    break
+            pending.wait()  # another thread compiles it; if that failed, try ourselves
+        try:
+            compiled = self._compile(program, signature)
+            name = disk_cache.entry_name(key, self.jax_device)
+            if name:
+                disk_cache.store(name, key,
+                                 (compiled._executable, compiled._checked, self.jax_device))
+            with self._lock:
+                self._compiled[key] = compiled
+            return compiled
+        finally:
+            with self._lock:
+                del self._compiling[key]
+            pending.set()
+
+    def cache_state(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain`: whether the program is compiled, in memory or on disk."""
+        scalars = Packing.signature(inputs)
+        if any(key[0] == program.key and key[1].scalars == scalars for key in self._compiled):
+            return "compiled, in the memory cache: the flush runs it at once"
+        name = disk_cache.entry_name((program.key, Signature(scalars, ())), self.jax_device)
+        root = disk_cache.directory()
+        if name and root is not None and (root / name).exists():
+            return f"compiled, in the disk cache ({root}): the flush loads it"
+        return "not compiled yet: the flush compiles it with XLA, then runs it"
+
+    def lowered_text(self, program, inputs: Sequence) -> str:
+        """For `lazyarr.explain(lowered=True)`: the program as StableHLO text."""
+        with jax.enable_x64(True):
+            packing = Packing(len(program.input_specs), Packing.signature(inputs))
+            fn = _traceable(program, packing, [], [], self.jax_device.platform)
+            return jax.jit(fn).lower(*packing.specs(program.input_specs,
+                                                    self._placement)).as_text()
+
+    def _compile(self, program, signature: Signature) -> XlaCompiled:
+        packing = Packing(len(program.input_specs), signature.scalars)
+        checked: list[int] = []
+        failed_at: list = []
+        fn = _traceable(program, packing, checked, failed_at, self.jax_device.platform)
+
+        start = time.perf_counter()
+        try:
+            with jax.enable_x64(True):
+                specs = packing.specs(program.input_specs, self._placement)
+                donate = tuple(packing.arrays.index(i) for i in signature.donated)
+                executable = jax.jit(fn, donate_argnums=donate).lower(*specs).compile()
+        except AssertionError:
+            raise
+        except Exception as exc:
+            raise BackendFailure.from_program("XLA could not compile", program, exc,
+                                              failed_at[0] if failed_at else None) from exc
+        events = Events(compiles=1, compile_seconds=time.perf_counter() - start)
+        return XlaCompiled(program, signature, executable, tuple(checked), self, events)

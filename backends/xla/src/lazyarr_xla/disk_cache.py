@@ -1,0 +1,152 @@
+"""The persistent program cache: compiled XLA executables on disk, keyed by structure.
+
+A second process running the same script finds each program here and loads it instead
+of tracing, lowering and compiling it again. The key is the program's structural key
+(never data) and its signature, together with everything that changes the executable:
+the source of lazyarr's core and of this backend (hashes of their files), jax's and
+jaxlib's versions, and the device it was compiled for.
+
+The directory is `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
+`~/.cache/lazyarr`; `LAZYARR_CACHE_DIR=off` disables it. Entries are written to a
+temporary file and renamed into place, so processes that share the directory never
+see half-written entries.
+
+An entry cannot lie about what it holds: it carries its full key (the text the file
+name is a hash of) and a SHA-256 checksum of its contents, and both are checked before
+anything in it is used. A truncated or damaged entry, one stored under another key
+(files swapped or renamed), or a foreign file is a miss, compiled again and rewritten.
+The checksum guards against accidents, not against an attacker: entries hold
+executables (and are pickles, as jax's own compilation cache is), so the directory
+must be one that only the user can write (it is created with mode 0700;
+docs/writing-a-backend.md says more).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+import warnings
+from pathlib import Path
+
+import jax
+from jax.experimental import serialize_executable
+
+from lazyarr.backend_api import core_digest
+
+MAGIC = b"lazyarr-xla-entry-1\n"
+_DIGEST = 32  # bytes of a SHA-256 checksum
+
+
+def directory() -> Path | None:
+    """Where entries live, or None when the cache is disabled."""
+    configured = os.environ.get("LAZYARR_CACHE_DIR", "").strip()
+    if configured.lower() in ("off", "none", "0"):
+        return None
+    if configured:
+        return Path(configured).expanduser()
+    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(home) / "lazyarr"
+
+
+@functools.cache
+def _code_digest() -> str:
+    """A hash of lazyarr's core and of this backend's source: a changed rule or
+    lowering must not run a stale program."""
+    digest = hashlib.sha256(core_digest().encode())
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _key_text(key: tuple, device) -> str | None:
+    """The full text of an entry's key; None when it is not stable across processes
+    (an attribute whose repr shows an object's address)."""
+    text = repr(key)
+    if " at 0x" in text:
+        return None
+    context = (_code_digest(), jax.__version__, jax.lib.__version__, device.platform,
+               device.device_kind)
+    return repr(context) + "\n" + text
+
+
+def entry_name(key: tuple, device) -> str | None:
+    """The file name of a program's entry (a hash of its key text), or None."""
+    text = _key_text(key, device)
+    return None if text is None else hashlib.sha256(text.encode()).hexdigest() + ".xla"
+
+
+def _encode(key_text: str, payload) -> bytes:
+    body = pickle.dumps((key_text, payload))
+    return MAGIC + hashlib.sha256(body).digest() + body
+
+
+def _decode(blob: bytes, key_text: str):
+    """The payload stored under `key_text` in `blob`, or None if the blob is not an
+    intact entry for exactly that key."""
+    head = len(MAGIC) + _DIGEST
+    if len(blob) <= head or not blob.startswith(MAGIC):
+        return None
+    body = blob[head:]
+    if hashlib.sha256(body).digest() != blob[len(MAGIC):head]:
+        return None  # truncated or damaged: never unpickled
+    stored_key, payload = pickle.loads(body)
+    return payload if stored_key == key_text else None
+
+
+def load(name: str, key: tuple, device):
+    """The entry stored under `name` for `key`: (executable, checked), or None."""
+    root = directory()
+    key_text = _key_text(key, device)
+    if root is None or key_text is None:
+        return None
+    try:
+        blob = (root / name).read_bytes()
+    except OSError:
+        return None
+    try:
+        payload = _decode(blob, key_text)
+        if payload is None:
+            return None
+        serialized, in_tree, out_tree, checked = payload
+        executable = serialize_executable.deserialize_and_load(
+            serialized, in_tree, out_tree, execution_devices=[device])
+    except Exception:  # a stale or damaged entry: compile again and overwrite it
+        return None
+    return executable, tuple(checked)
+
+
+_warned = False
+
+
+def store(name: str, key: tuple, entry: tuple) -> None:
+    """Write an entry atomically. A failure to write (a read-only home, a full disk, an
+    executable jax cannot serialize) only costs the next process a compile; it is
+    reported once per process."""
+    global _warned
+    root = directory()
+    if root is None:
+        return
+    tmp = None
+    try:
+        executable, checked, device = entry
+        text = _key_text(key, device)
+        if text is None:
+            return
+        serialized, in_tree, out_tree = serialize_executable.serialize(executable)
+        blob = _encode(text, (serialized, in_tree, out_tree, tuple(checked)))
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, root / name)
+    except Exception as exc:  # noqa: BLE001
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        if not _warned:
+            _warned = True
+            warnings.warn(f"lazyarr could not write its program cache in {root}: {exc}",
+                          RuntimeWarning, stacklevel=2)

@@ -1,0 +1,221 @@
+"""lazyarr's public backend API: everything a backend may import from the core.
+
+A backend is a plugin (an entry point in the group `lazyarr.backends`) that runs
+`Program`s. It imports this module and nothing else of lazyarr: the program format
+(`Program`, `Instruction`, `Check`), the primitives (`Op`, `op`, `OPS`, `UFUNCS`), the
+exceptions it may raise (`BackendFailure`, `LinAlgError`), the events it reports back
+(`Events`, `RunResult`), the protocol it implements (`Backend`, `Compiled`) and the
+contract version it declares. docs/writing-a-backend.md is the guide.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from ._errors import BackendFailure
+from ._ops import OPS, UFUNCS, Op, size_of
+from ._ops_linalg import LinAlgError, fft_length, pack
+from ._ops_mutation import span
+
+# (major, minor). A backend declares the version it implements as `contract_version`;
+# the core loads it when the majors agree and the backend's minor is at most the core's
+# (minor versions only add optional parts).
+CONTRACT_VERSION = (1, 0)
+
+__all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "Check", "Compiled", "Events",
+           "Instruction", "LinAlgError", "OPS", "Op", "Program", "RunResult", "UFUNCS",
+           "check_result", "compatible", "core_digest", "fft_length", "op", "pack", "size_of",
+           "span"]
+
+
+def op(name: str) -> Op:
+    """The primitive named `name` (KeyError naming it otherwise). Lowerings are keyed by
+    the `Op` object this returns, never by its name."""
+    try:
+        return OPS[name]
+    except KeyError:
+        raise KeyError(f"lazyarr has no primitive named {name!r}") from None
+
+
+# ---------------------------------------------------------------------------------
+# The program format.
+
+class Instruction(NamedTuple):
+    op: Op                   # compared by identity; its repr names it
+    inputs: tuple[int, ...]  # slots of the operands
+    attrs: tuple             # the static attributes, as sorted (name, value) pairs
+    shape: tuple[int, ...]   # what the result must be: a backend asserts both
+    dtype: np.dtype
+
+
+class Check(NamedTuple):
+    """A runtime error an instruction may raise: when the condition `error` stands for
+    holds on its operands (an index out of bounds, a singular matrix), the backend
+    raises `error(message)` once the program has run, for the first failed check in
+    program order, and returns no outputs. `number` is the check's position among its
+    instruction's checks (`Op.checks` gives them)."""
+    instruction: int         # index into Program.instructions
+    number: int
+    error: type
+    message: str
+
+
+@dataclass(frozen=True)
+class Program:
+    """A linearized graph. Slots 0..len(input_specs)-1 hold the runtime inputs; slot
+    len(input_specs)+k holds instruction k's result. `key` is the structure alone
+    (ops, attributes, shapes, dtypes, wiring): equal keys mean one compiled program.
+    `checks` are the runtime errors its instructions may raise (derived from the ops)."""
+    input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...]
+    instructions: tuple[Instruction, ...]
+    outputs: tuple[int, ...]
+    key: tuple = field(repr=False)
+    sites: tuple = field(default=(), repr=False, compare=False)  # per instruction, for errors
+    checks: tuple[Check, ...] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.checks is None:
+            object.__setattr__(self, "checks", _checks_of(self))
+
+    def spec(self, slot: int) -> tuple[tuple[int, ...], np.dtype]:
+        """(shape, dtype) of what slot `slot` holds."""
+        n = len(self.input_specs)
+        if slot < n:
+            return self.input_specs[slot]
+        ins = self.instructions[slot - n]
+        return ins.shape, ins.dtype
+
+    def checks_of(self, k: int) -> tuple[Check, ...]:
+        """The checks of instruction `k`, in order."""
+        return tuple(c for c in self.checks if c.instruction == k)
+
+
+def _checks_of(program: Program) -> tuple[Check, ...]:
+    checks = []
+    for k, ins in enumerate(program.instructions):
+        rule = ins.op.checks
+        if rule is None:
+            continue
+        dtypes = [program.spec(i)[1] for i in ins.inputs]
+        for number, (error, message) in enumerate(rule(dtypes, **dict(ins.attrs))):
+            checks.append(Check(k, number, error, message))
+    return tuple(checks)
+
+
+def check_result(instruction: Instruction, value, backend: str = "a backend") -> None:
+    """AssertionError unless `value` (anything with .shape and .dtype) is what the rules
+    promised for `instruction`: every backend asserts this for every result."""
+    shape, dtype = tuple(value.shape), np.dtype(value.dtype)
+    if shape != instruction.shape or dtype != instruction.dtype:
+        raise AssertionError(
+            f"lazyarr internal error: {backend} computed primitive {instruction.op.name} as "
+            f"{shape} {dtype}; its rules said {instruction.shape} {instruction.dtype}")
+
+
+# ---------------------------------------------------------------------------------
+# What a backend reports back.
+
+@dataclass
+class Events:
+    """What one call did, as data: the scheduler adds these to `lazyarr.stats()` and
+    uses the seconds to choose tiers. A backend never imports the scheduler's state."""
+    compiles: int = 0
+    compile_seconds: float = 0.0
+    run_seconds: float = 0.0
+    memory_cache_hits: int = 0
+    memory_cache_misses: int = 0
+    disk_cache_hits: int = 0
+    disk_cache_misses: int = 0
+    donated_buffers: int = 0
+    extra: dict = field(default_factory=dict)  # a backend's own counters, by name
+
+    def add(self, other: "Events") -> "Events":
+        for f in dataclasses.fields(self):
+            if f.name != "extra":
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        for name, value in other.extra.items():
+            self.extra[name] = self.extra.get(name, 0) + value
+        return self
+
+    def counts(self) -> dict:
+        """The non-zero counters (run_seconds excluded: the scheduler times runs)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name not in ("extra", "run_seconds") and getattr(self, f.name)}
+        out.update({k: v for k, v in self.extra.items() if v})
+        return out
+
+
+class RunResult(NamedTuple):
+    outputs: list            # one buffer per Program.outputs; np.asarray converts each
+    events: Events
+
+
+# ---------------------------------------------------------------------------------
+# The protocol.
+
+@runtime_checkable
+class Compiled(Protocol):
+    """A program made ready to run (an executable), for one signature."""
+    program_key: tuple
+    signature: Hashable
+
+    def run(self, inputs: Sequence[Any]) -> RunResult:
+        """Run on `inputs` (which must have the signature it was compiled for)."""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """The contract (see docs/writing-a-backend.md). `compiles` backends also implement
+    `signature`, `lookup` and `compile`; the others run every program directly."""
+    name: str
+    device: str              # where its programs run: "cpu", "gpu:0", ...
+    contract_version: tuple[int, int]
+    compiles: bool           # whether `compile` exists and is worth calling
+    donates: bool            # whether `run` may reuse the buffers of `owned` inputs
+
+    def run(self, program: Program, inputs: Sequence[Any],
+            owned: frozenset[int] = frozenset()) -> RunResult:
+        """Evaluate `program` on `inputs` (its buffers or NumPy arrays; 0-d NumPy arrays
+        for host scalars) and return its outputs (compiling first if it must) with the
+        events. Raises the first failed `Check`'s error, or `BackendFailure`."""
+
+    def devices(self) -> tuple[str, ...]:
+        """The devices it can run on, by lazyarr's names, its default's first."""
+
+    def transfer(self, buffer, device: str) -> Any:
+        """`buffer` placed on `device`; ValueError for a device it does not have."""
+
+    def device_of(self, buffer) -> str:
+        """The device holding `buffer`, one of its results."""
+
+
+REQUIRED = ("run", "devices", "transfer", "device_of")
+REQUIRED_FOR_COMPILING = ("signature", "lookup", "compile")
+
+
+def compatible(declared) -> bool:
+    """Whether a backend declaring contract version `declared` can run with this core."""
+    try:
+        major, minor = declared
+    except (TypeError, ValueError):
+        return False
+    return major == CONTRACT_VERSION[0] and minor <= CONTRACT_VERSION[1]
+
+
+@functools.cache
+def core_digest() -> str:
+    """A hash of the core's source: what a persistent program cache must include in
+    its keys, together with the backend's own code (a changed rule must not run a stale
+    program)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
