@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _flush, _observe
 from ._api import HANDLED
-from ._array import Array, as_array
+from ._api.common import Array, as_array
 from ._errors import user_stacklevel
 
 

@@ -1,4 +1,6 @@
-"""Argument handling shared by every chapter: coercion, axes, casts and constants."""
+"""What every chapter shares: coercion to Array, node building, axes, casts and
+constants. Chapters build results through `wrap`, which is where the scheduler's
+depth bound runs."""
 
 from __future__ import annotations
 
@@ -7,15 +9,59 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
-from .. import _dtypes
-from .._array import Array, as_array
+from .. import _dtypes, _flush
+from .._array import Array
 from .._graph import Node, apply, leaf
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
 
 
 def wrap(node: Node, scalar: bool = True) -> Array:
-    return Array(node, scalar=scalar)
+    """The Array of a new node (a 0-d one stands for a NumPy scalar unless `scalar` is
+    false); a pending chain grown past the scheduler's bound is evaluated here."""
+    result = Array(node, scalar)
+    _flush.bound(node)
+    return result
+
+
+def as_array(obj, dtype=None) -> Array:
+    """`obj` as an Array (`np.asarray` semantics); NumPy inputs are copied, so a later
+    change to the user's array cannot change a lazy result."""
+    if isinstance(obj, Array):
+        return obj if dtype is None else astype(obj, dtype)
+    if isinstance(obj, (list, tuple)) and _contains_array(obj):
+        return _stack_nested(obj, dtype)
+    value = np.array(obj, dtype=dtype, copy=True)
+    if not value.dtype.isnative:  # lazyarr's dtypes are native: same values, host order
+        value = value.astype(value.dtype.newbyteorder("="))
+    if not _dtypes.is_numeric(value.dtype):
+        raise TypeError(f"lazyarr supports bool and numeric dtypes, not {value.dtype} "
+                        f"(from {type(obj).__name__})")
+    return Array(leaf(value, value.shape, value.dtype), scalar=isinstance(obj, np.generic))
+
+
+def _contains_array(seq) -> bool:
+    stack = [seq]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Array):
+            return True
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+def _stack_nested(seq, dtype) -> Array:
+    """A nested sequence holding lazy arrays, stacked lazily (as `np.array` would)."""
+    parts = [as_array(item) for item in seq]
+    shapes = {p.shape for p in parts}
+    if len(shapes) != 1:
+        raise ValueError("setting an array element with a sequence. The requested array "
+                         "has an inhomogeneous shape after 1 dimensions.")
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.result_type(*parts)
+    shape = parts[0].shape
+    nodes = [apply("reshape", astype(p, dt)._node, shape=(1,) + shape) for p in parts]
+    return wrap(apply("concatenate", *nodes, axis=0), scalar=False)
 
 
 def normalize_axis(axis, ndim: int, func: str = "") -> int:
@@ -98,3 +144,36 @@ def as_shape(shape, func: str = "") -> tuple[int, ...]:
     if any(n < 0 for n in dims):
         raise ValueError(f"{func}: negative dimensions are not allowed: {dims}")
     return dims
+
+
+def index_arg(value, what: str, func: str) -> int:
+    """An integer argument (anything with `__index__`); TypeError naming it otherwise."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{func}: {what} must be an integer, not "
+                        f"{type(value).__name__}") from None
+
+
+def host(value):
+    """Lazy data that decides shapes or static positions, read now (a flush with cause
+    "shape"), as NumPy data; anything else as given."""
+    if isinstance(value, Array):
+        return _flush.to_numpy(value._node, "shape")
+    return value
+
+
+def int_tuple(value, what: str, func: str) -> tuple[int, ...]:
+    """An int or a sequence of ints as a tuple (lazy arrays are read)."""
+    value = host(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(index_arg(v, what, func) for v in value)
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return tuple(index_arg(v, what, func) for v in value.tolist())
+    return (index_arg(value, what, func),)
+
+
+def axis_sequence(axis, ndim: int, func: str, what: str = "axis") -> tuple[int, ...]:
+    """An int or a sequence of ints (lazy ones read) as distinct normalized axes, in
+    the order given."""
+    return normalize_axis_tuple(int_tuple(axis, what, func), ndim, func, what)

@@ -82,7 +82,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if isinstance(fill_value, Array) or np.ndim(fill_value) > 0:
         value = as_array(fill_value)
         value = astype(value, dtype) if dtype is not None else value
-        return Array(apply("broadcast_to", value._node, shape=shape), scalar=False)
+        return wrap(apply("broadcast_to", value._node, shape=shape), False)
     value = np.asarray(fill_value)
     dt = _dtypes.as_dtype(dtype) if dtype is not None else value.dtype
     if not (_dtypes.is_numeric(dt) and _dtypes.is_numeric(value.dtype)):
@@ -92,7 +92,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     with warnings.catch_warnings():  # NumPy fills with an unsafe cast, silently
         warnings.simplefilter("ignore")
         value = value.astype(dt)
-    return Array(full_node(value, shape, dt), scalar=False)
+    return wrap(full_node(value, shape, dt), False)
 
 
 @export
@@ -210,7 +210,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         is_last = greater_equal(iota(num, np.int64).reshape((num,) + extra), num - 1)
         y = astype(where_(is_last, stop, y), dt)
     if axis != 0:
-        from .manipulation import moveaxis
+        from .shapes import moveaxis
         y = moveaxis(y, 0, axis)
     if _dtypes.is_integer(out_dtype):
         y = floor(y)
@@ -224,7 +224,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     base = as_array(base) if not isinstance(base, (int, float, complex)) else base
     if isinstance(base, Array) and base.ndim:
-        from .manipulation import expand_dims
+        from .shapes import expand_dims
         base = expand_dims(base, axis)
     result = power(base, y)
     return result if dtype is None else astype(result, dtype)
@@ -295,7 +295,7 @@ def diag(v, k=0):
     x = as_array(v)
     k = operator.index(k)
     if x.ndim == 2:
-        from .linalg import diagonal
+        from .shapes import diagonal
         return diagonal(x, k)
     if x.ndim != 1:
         raise ValueError("diag: input must be 1- or 2-d.")
@@ -332,3 +332,34 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         return tuple(grids)
     full_shape = np.broadcast_shapes(*map(tuple, shapes))
     return tuple(wrap(apply("broadcast_to", g._node, shape=full_shape), False) for g in grids)
+
+
+# ----- the ndarray type -----------------------------------------------------------
+
+class _ArrayKind(type):
+    """The metaclass of `ndarray`: instances are lazyarr's arrays and NumPy's (not the
+    0-d results that stand for NumPy's scalars), and class attributes (`ndarray.sum`)
+    are Array's."""
+
+    def __instancecheck__(cls, obj) -> bool:  # a 0-d result stands for a NumPy scalar
+        return isinstance(obj, np.ndarray) or isinstance(obj, Array) and not obj._scalar
+
+    def __subclasscheck__(cls, sub) -> bool:
+        return issubclass(sub, (Array, np.ndarray))
+
+    def __getattr__(cls, name):
+        return getattr(Array, name)
+
+
+@export
+class ndarray(metaclass=_ArrayKind):
+    """`lazyarr.ndarray`, NumPy's `ndarray` under `python -m lazyarr`: an array is an
+    instance whether it is lazyarr's or NumPy's own (say, a result from scipy), so
+    `isinstance(x, np.ndarray)` answers as it does under NumPy. Arrays themselves are
+    `Array`s. Calling it makes an array as NumPy's constructor does (zeros where NumPy
+    leaves memory uninitialized)."""
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        value = (np.zeros(shape, dtype) if buffer is None
+                 else np.ndarray(shape, dtype, buffer, offset, strides, order))
+        return Array(as_array(value)._node, scalar=False)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _dtypes, _flush
-from .._array import compose, replay, step
+from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
 from .common import (Array, apply, as_array, astype, broadcast_node, leaf, normalize_axis,

@@ -1,5 +1,5 @@
 """Products and contractions of the main namespace: dot, matmul, tensordot, einsum,
-inner, outer, vdot, vecdot, matvec, vecmat, kron, cross, trace and diagonal (the
+inner, outer, vdot, vecdot, matvec, vecmat, kron, cross and trace (the
 `numpy.linalg` submodule lives elsewhere; matrix_transpose is in manipulation).
 
 Every contraction resolves NumPy's result dtype, casts its operands to it and builds a
@@ -23,6 +23,7 @@ from . import export
 from .common import (Array, apply, as_array, astype, normalize_axis, reshape_node,
                      transpose_node, wrap)
 from .elementwise import multiply, negative, subtract
+from .shapes import diagonal
 
 LETTERS = string.ascii_letters  # einsum's 52 labels, in NumPy's sublist order below
 _SUBLIST_LETTERS = string.ascii_uppercase + string.ascii_lowercase
@@ -503,35 +504,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return wrap(_move_last(stacked, axisc), False)
 
 
-# ----- diagonal and trace ---------------------------------------------------------
-
-@export
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    """NumPy's diagonal: the `offset` diagonal of the (axis1, axis2) planes, as a new
-    last axis after the remaining ones. A strided slice of the flattened plane."""
-    x = as_array(a)
-    offset = operator.index(offset)
-    if x.ndim < 2:
-        raise ValueError(f"diagonal: diag requires an array of at least two dimensions, "
-                         f"got {x.ndim}")
-    ax1 = normalize_axis(axis1, x.ndim, "diagonal: axis1")
-    ax2 = normalize_axis(axis2, x.ndim, "diagonal: axis2")
-    if ax1 == ax2:
-        raise ValueError(f"diagonal: axis1 and axis2 cannot be the same (both {ax1})")
-    n1, n2 = x.shape[ax1], x.shape[ax2]
-    row, col = max(-offset, 0), max(offset, 0)
-    length = max(0, min(n1 - row, n2 - col))
-    rest = tuple(i for i in range(x.ndim) if i not in (ax1, ax2))
-    plane = transpose_node(x._node, rest + (ax1, ax2))
-    rest_shape = tuple(x.shape[i] for i in rest)
-    flat = reshape_node(plane, rest_shape + (n1 * n2,))
-    # The diagonal starts at flat index row*n2 + col and steps by n2 + 1.
-    start = row * n2 + col if length else 0
-    stop = start + (length - 1) * (n2 + 1) + 1 if length else 0
-    diag = apply("slice", flat, starts=(0,) * len(rest) + (start,),
-                 stops=rest_shape + (stop,), steps=(1,) * len(rest) + (n2 + 1,))
-    return wrap(diag, False)
-
+# ----- trace -------------------------------------------------------------------
 
 def _sum_dtype(dtype: np.dtype) -> np.dtype:
     """The accumulator NumPy's sum uses by default: bool and small ints widen."""

@@ -37,7 +37,7 @@ from .creation import eye, zeros
 from .elementwise import (absolute, conjugate, copysign, divide, imag, isnan, logical_and,
                           logical_not, multiply, not_equal, real, sqrt, where_)
 from .indexing import take_along_axis
-from .manipulation import matrix_transpose, moveaxis, ravel, transpose
+from .shapes import diagonal as _diagonal, matrix_transpose, moveaxis, ravel, transpose
 from .reductions import any as _any
 from .reductions import count_nonzero, max as _max, min as _min, sum as _sum
 from .sorting import argsort, sort
@@ -716,7 +716,7 @@ def cross(x1, x2, /, *, axis=-1):
 @export(namespace="linalg")
 def diagonal(x, /, *, offset=0):
     """numpy.linalg.diagonal: the diagonals of the matrices on the last two axes."""
-    return _products.diagonal(x, offset, axis1=-2, axis2=-1)
+    return _diagonal(x, offset, axis1=-2, axis2=-1)
 
 
 @export(namespace="linalg")

@@ -1,5 +1,5 @@
-"""Array manipulation: reshaping, transposing, joining, splitting, tiling, flipping,
-rolling and padding.
+"""Array manipulation: joining, splitting, tiling, flipping, rolling and padding
+(reshaping, transposing and broadcasting are in `shapes`).
 
 Everything here moves data without changing it, so each function checks its
 arguments at the call (NumPy's exception types and messages), then composes the
@@ -10,62 +10,20 @@ Reshapes to the same shape and identity transposes add no node.
 from __future__ import annotations
 
 import itertools
-import operator
 import warnings
 
 import numpy as np
 
-from .. import _dtypes, _flush
+from .. import _dtypes
 from .._errors import user_stacklevel
-from .._ops import broadcast_shapes as _broadcast_shapes, size_of
 from . import export
-from .common import (Array, apply, as_array, astype, broadcast_node, full_node, leaf,
-                     normalize_axis, normalize_axes, normalize_axis_tuple, reshape_node,
-                     transpose_node, wrap)
+from .common import (Array, apply, as_array, astype, axis_sequence, broadcast_node,
+                     full_node, host, index_arg, int_tuple, leaf, normalize_axis,
+                     reshape_node, wrap)
 from .elementwise import add, divide, equal, floor, multiply, rint, subtract, where_
+from .shapes import broadcast_to, expand_dims, moveaxis, ravel, reshape, transpose
 
-_ORDERS = ("C", "F", "A", "K")
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-
-
-def _like(x: Array, node) -> Array:
-    """A result of `x`'s manipulation: a NumPy scalar stays a scalar when 0-d."""
-    return wrap(node, x._scalar)
-
-
-def _check_order(order, func: str, allowed=_ORDERS) -> str:
-    order = "C" if order is None else order
-    if order not in _ORDERS:
-        raise ValueError(f"{func}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if order not in allowed:
-        raise ValueError(f"{func}: order {order!r} is not permitted for reshaping")
-    return order
-
-
-def _index(value, what: str, func: str) -> int:
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{func}: {what} must be an integer, not "
-                        f"{type(value).__name__}") from None
-
-
-def _host(value):
-    """Lazy data that decides shapes or static positions, read now (a flush with cause
-    "shape"), as NumPy data; anything else as given."""
-    if isinstance(value, Array):
-        return _flush.to_numpy(value._node, "shape")
-    return value
-
-
-def _int_tuple(value, what: str, func: str) -> tuple[int, ...]:
-    """An int or a sequence of ints as a tuple (lazy arrays are read)."""
-    value = _host(value)
-    if isinstance(value, (list, tuple)):
-        return tuple(_index(v, what, func) for v in value)
-    if isinstance(value, np.ndarray) and value.ndim == 1:
-        return tuple(_index(v, what, func) for v in value.tolist())
-    return (_index(value, what, func),)
 
 
 def _slices(node, slices: dict):
@@ -82,183 +40,6 @@ def _slices(node, slices: dict):
 def _slice_node(node, axis: int, start, stop, step=None):
     """`node[start:stop:step]` along `axis`."""
     return _slices(node, {axis: slice(start, stop, step)})
-
-
-# ----- reshaping ------------------------------------------------------------------
-
-def _resolve_shape(size: int, shape: tuple, func: str) -> tuple[int, ...]:
-    """`shape` with its one negative (unknown) entry inferred, as NumPy's reshape."""
-    unknown = [i for i, n in enumerate(shape) if n < 0]
-    if len(unknown) > 1:
-        raise ValueError(f"{func}: can only specify one unknown dimension")
-    known = size_of(tuple(n for n in shape if n >= 0))
-    if unknown:
-        if known != 0 and size % known == 0:
-            return shape[:unknown[0]] + (size // known,) + shape[unknown[0] + 1:]
-    elif known == size:
-        return shape
-    shown = repr(shape) if not unknown else "(" + ",".join(
-        "newaxis" if n < 0 else str(n) for n in shape) + ")"
-    raise ValueError(f"cannot reshape array of size {size} into shape {shown}")
-
-
-def _reshape_c(x: Array, shape: tuple) -> Array:
-    return _like(x, reshape_node(x._node, shape))
-
-
-def _reversed_axes(ndim: int) -> tuple[int, ...]:
-    return tuple(range(ndim - 1, -1, -1))
-
-
-def _reshaped(a, /, shape, order="C", *, copy=None):
-    """`a` with a new shape (one entry may be -1), read in C or Fortran order."""
-    x = as_array(a)
-    order = _check_order(order, "reshape", ("C", "F", "A"))
-    shape = _resolve_shape(x.size, _int_tuple(shape, "shape", "reshape"), "reshape")
-    if order != "F" or x.shape == shape:
-        return _reshape_c(x, shape)
-    # Fortran order: reverse the axes, reshape to the reversed shape, reverse back.
-    node = transpose_node(x._node, _reversed_axes(x.ndim))
-    node = reshape_node(node, shape[::-1])
-    return _like(x, transpose_node(node, _reversed_axes(len(shape))))
-
-
-def _raveled(a, order="C"):
-    """`a` as a 1-d array, in C order (or Fortran order for 'F')."""
-    x = as_array(a)
-    return _reshaped(x, (x.size,), order="F" if _check_order(order, "ravel") == "F" else "C")
-
-
-def _axes_permutation(axes, ndim: int, func: str) -> tuple[int, ...]:
-    axes = _int_tuple(axes, "axes", func)
-    if len(axes) != ndim:
-        raise ValueError(f"{func}: axes don't match array")
-    perm = tuple(normalize_axis(ax, ndim, func) for ax in axes)
-    if len(set(perm)) != ndim:
-        raise ValueError(f"{func}: repeated axis in transpose")
-    return perm
-
-
-def _transposed(a, axes=None):
-    """`a` with its axes permuted (reversed when `axes` is None)."""
-    x = as_array(a)
-    perm = _reversed_axes(x.ndim) if axes is None else _axes_permutation(axes, x.ndim,
-                                                                          "transpose")
-    return _like(x, transpose_node(x._node, perm))
-
-
-@export
-def permute_dims(a, /, axes=None):
-    """The Array API's name for `transpose`."""
-    return transpose(a, axes)
-
-
-@export
-def matrix_transpose(x, /):
-    """The last two axes swapped (ValueError below 2 dimensions)."""
-    x = as_array(x)
-    if x.ndim < 2:
-        raise ValueError(f"matrix_transpose: input array must be at least 2-dimensional, "
-                         f"got {x.ndim} dimension(s)")
-    return swapaxes(x, -1, -2)
-
-
-def _swapped(a, axis1, axis2):
-    """`a` with two axes interchanged."""
-    x = as_array(a)
-    i = normalize_axis(axis1, x.ndim, "swapaxes")
-    j = normalize_axis(axis2, x.ndim, "swapaxes")
-    perm = list(range(x.ndim))
-    perm[i], perm[j] = j, i
-    return _like(x, transpose_node(x._node, tuple(perm)))
-
-
-def _axis_sequence(axis, ndim: int, func: str, what: str = "axis") -> tuple[int, ...]:
-    """An int or a sequence of ints (lazy ones read) as distinct normalized axes, in
-    the order given."""
-    return normalize_axis_tuple(_int_tuple(axis, what, func), ndim, func, what)
-
-
-def _moved(a, source, destination):
-    """`a` with the `source` axes moved to the `destination` positions."""
-    x = as_array(a)
-    src = _axis_sequence(source, x.ndim, "moveaxis", "source")
-    dst = _axis_sequence(destination, x.ndim, "moveaxis", "destination")
-    if len(src) != len(dst):
-        raise ValueError("moveaxis: `source` and `destination` arguments must have the "
-                         "same number of elements")
-    order = [n for n in range(x.ndim) if n not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return _like(x, transpose_node(x._node, tuple(order)))
-
-
-def _expanded(a, axis):
-    """`a` with new length-1 axes at the positions `axis` (an int or a tuple)."""
-    x = as_array(a)
-    if isinstance(axis, (list, tuple)):
-        axes = normalize_axes(tuple(axis), x.ndim + len(axis), "expand_dims")
-    else:
-        axes = (normalize_axis(axis, x.ndim + 1, "expand_dims"),)
-    dims = iter(x.shape)
-    shape = tuple(1 if i in axes else next(dims) for i in range(x.ndim + len(axes)))
-    return _reshape_c(x, shape)
-
-
-def _squeezed(a, axis=None):
-    """`a` without its length-1 axes (only those in `axis`, which must have length 1)."""
-    x = as_array(a)
-    if axis is None:
-        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
-    else:
-        if isinstance(axis, list):
-            raise TypeError("squeeze: 'list' object cannot be interpreted as an integer")
-        if (x.ndim == 0 and not isinstance(axis, tuple)
-                and _index(axis, "axis", "squeeze") in (0, -1)):
-            return _like(x, x._node)  # NumPy accepts axis 0 (or -1) of a 0-d array
-        axes = normalize_axes(axis, x.ndim, "squeeze")
-        if any(x.shape[i] != 1 for i in axes):
-            raise ValueError("squeeze: cannot select an axis to squeeze out which has size "
-                             f"not equal to one (shape {x.shape}, axis {axis})")
-    return _reshape_c(x, tuple(n for i, n in enumerate(x.shape) if i not in axes))
-
-
-# ----- broadcasting ---------------------------------------------------------------
-
-@export
-def broadcast_to(array, shape, subok=False):
-    """`array` broadcast to `shape` (NumPy's broadcasting rules)."""
-    x = as_array(array)
-    shape = _int_tuple(shape, "shape", "broadcast_to")
-    if any(n < 0 for n in shape):
-        raise ValueError(f"broadcast_to: all elements of broadcast shape must be "
-                         f"non-negative, got {shape}")
-    if x.ndim > len(shape):
-        raise ValueError(f"broadcast_to: input operand has more dimensions than allowed by "
-                         f"the axis remapping ({x.shape} to {shape})")
-    if any(n not in (1, m) for n, m in zip(x.shape[::-1], shape[::-1])):
-        raise ValueError(f"broadcast_to: operands could not be broadcast together with "
-                         f"remapped shapes: {x.shape} and requested shape {shape}")
-    result = wrap(broadcast_node(x._node, shape), False)
-    result.flags.writeable = False  # as NumPy's: many elements share one memory location
-    return result
-
-
-@export
-def broadcast_shapes(*args):
-    """The shape that arrays of the given shapes broadcast to."""
-    shapes = [_int_tuple(s, "shape", "broadcast_shapes") for s in args]
-    if any(n < 0 for s in shapes for n in s):
-        raise ValueError(f"broadcast_shapes: negative dimensions are not allowed: {shapes}")
-    return _broadcast_shapes(*shapes)
-
-
-@export
-def broadcast_arrays(*args, subok=False):
-    """The arguments broadcast against each other, as a tuple."""
-    xs = [as_array(a) for a in args]
-    shape = _broadcast_shapes(*(x.shape for x in xs))
-    return tuple(wrap(broadcast_node(x._node, shape), False) for x in xs)
 
 
 # ----- joining --------------------------------------------------------------------
@@ -316,7 +97,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if axis is None:
         xs = [ravel(x) for x in xs]
         axis = 0
-    axis = _index(axis, "axis", func)
+    axis = index_arg(axis, "axis", func)
     first = xs[0]
     if first.ndim == 0:
         raise ValueError(f"{func}: zero-dimensional arrays cannot be concatenated")
@@ -459,7 +240,7 @@ def append(arr, values, axis=None):
 
 def _split_points(n: int, indices_or_sections, func: str) -> list[int]:
     """Boundaries [0, ..., n] of the pieces, as NumPy's array_split computes them."""
-    indices_or_sections = _host(indices_or_sections)
+    indices_or_sections = host(indices_or_sections)
     try:
         return [0] + list(indices_or_sections) + [n]
     except TypeError:
@@ -478,8 +259,8 @@ def array_split(ary, indices_or_sections, axis=0):
     n = x.shape[axis]  # IndexError for a bad axis, as NumPy
     axis = normalize_axis(axis, x.ndim, "array_split")
     points = _split_points(n, indices_or_sections, "array_split")
-    return [wrap(_slice_node(x._node, axis, _index(start, "split index", "array_split"),
-                             _index(stop, "split index", "array_split")), False)
+    return [wrap(_slice_node(x._node, axis, index_arg(start, "split index", "array_split"),
+                             index_arg(stop, "split index", "array_split")), False)
             for start, stop in zip(points[:-1], points[1:])]
 
 
@@ -487,7 +268,7 @@ def array_split(ary, indices_or_sections, axis=0):
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections (ValueError if they cannot be equal), or at indices."""
     x = as_array(ary)
-    sections = _host(indices_or_sections)
+    sections = host(indices_or_sections)
     try:
         len(sections)
     except TypeError:
@@ -551,11 +332,11 @@ def tile(A, reps):
     """`A` repeated as whole blocks `reps` times along each axis."""
     x = as_array(A)
     try:
-        reps = tuple(_host(reps))
+        reps = tuple(host(reps))
     except TypeError:
         reps = (reps,)
     if not all(r == 1 for r in reps):
-        reps = tuple(_index(r, "reps", "tile") for r in reps)
+        reps = tuple(index_arg(r, "reps", "tile") for r in reps)
         if any(r < 0 for r in reps):
             raise ValueError(f"tile: negative dimensions are not allowed: {reps}")
     reps = (1,) * (x.ndim - len(reps)) + tuple(int(r) for r in reps)
@@ -571,7 +352,7 @@ def _repeat_counts(repeats):
         if not np.can_cast(dtype, np.intp, "safe"):
             raise TypeError(f"repeat: Cannot cast array data from {dtype!r} to "
                             f"{np.dtype(np.intp)!r} according to the rule 'safe'")
-        counts = np.asarray(_host(repeats)).astype(np.intp)
+        counts = np.asarray(host(repeats)).astype(np.intp)
     else:
         counts = np.array(repeats, dtype=np.intp)
     if counts.ndim > 1:
@@ -615,7 +396,7 @@ def repeat(a, repeats, axis=None):
 def flip(m, axis=None):
     """`m` with the order of elements reversed along `axis` (all axes when None)."""
     x = as_array(m)
-    axes = range(x.ndim) if axis is None else _axis_sequence(axis, x.ndim, "flip")
+    axes = range(x.ndim) if axis is None else axis_sequence(axis, x.ndim, "flip")
     return wrap(_slices(x._node, {ax: slice(None, None, -1) for ax in axes
                                   if x.shape[ax] > 1}))
 
@@ -652,8 +433,8 @@ def roll(a, shift, axis=None):
     x = as_array(a)
     if axis is None:
         return reshape(roll(ravel(x), shift, 0), x.shape)
-    shift = _host(shift)  # a shift is a static slice position
-    axes = tuple(normalize_axis(ax, x.ndim, "roll") for ax in _int_tuple(axis, "axis", "roll"))
+    shift = host(shift)  # a shift is a static slice position
+    axes = tuple(normalize_axis(ax, x.ndim, "roll") for ax in int_tuple(axis, "axis", "roll"))
     pairs = np.broadcast(np.asarray(shift, dtype=object), np.asarray(axes, dtype=object))
     if pairs.ndim > 1:
         raise ValueError("roll: 'shift' and 'axis' should be scalars or 1D sequences")
@@ -709,7 +490,7 @@ def _as_pairs(x, ndim: int, as_index: bool = False) -> list:
         return [(None, None)] * ndim
     lazy = isinstance(x, Array) and not as_index
     if not lazy:
-        x = np.array(_host(x))
+        x = np.array(host(x))
         if as_index:
             x = np.round(x).astype(np.intp, copy=False)
     if x.ndim < 3 and (x.size == 1 or (x.size == 2 and x.shape != (2, 1))):
@@ -739,7 +520,7 @@ def _pad_widths(pad_width, ndim: int) -> list[tuple[int, int]]:
             else:  # NumPy's `typing.assert_never`
                 raise AssertionError(f"pad: invalid pad width {width!r} for axis {axis}")
         pad_width = seq
-    widths = np.asarray(_host(pad_width))
+    widths = np.asarray(host(pad_width))
     if widths.dtype.kind != "i":
         raise TypeError("pad: `pad_width` must be of integral type.")
     return [(int(b), int(a)) for b, a in _as_pairs(widths, ndim, as_index=True)]
@@ -932,74 +713,3 @@ def pad(array, pad_width, mode="constant", **kwargs):
         if any(w) or mode in ("maximum", "minimum"):
             node = pad_axis(node, axis, w, extra)
     return wrap(node, False)
-
-
-# ----- shape inspection: known without computing anything -------------------------
-
-@export
-def ndim(a) -> int:
-    return as_array(a).ndim
-
-
-@export
-def shape(a) -> tuple[int, ...]:
-    return as_array(a).shape
-
-
-@export
-def size(a, axis=None) -> int:
-    x = as_array(a)
-    if axis is None:
-        return x.size
-    return x.shape[normalize_axis(axis, x.ndim, "size")]
-
-
-# ---------------------------------------------------------------------------------
-# The public forms: views of their argument where NumPy returns views (see
-# Array._view_by); the functions above compute the values.
-
-@export
-def reshape(a, /, shape, order="C", *, copy=None):
-    """NumPy's reshape: a view where NumPy gives one, else a copy; copy=True copies."""
-    result = as_array(a).reshape(shape, order=order)
-    return result.copy() if copy else result
-
-
-@export
-def ravel(a, order="C"):
-    """NumPy's ravel: a view when `a` is contiguous in that order, else a copy."""
-    return as_array(a).ravel(order)
-
-
-@export
-def transpose(a, axes=None):
-    """NumPy's transpose: a view with the axes permuted (reversed by default)."""
-    return as_array(a).transpose(axes)
-
-
-@export
-def swapaxes(a, axis1, axis2):
-    """NumPy's swapaxes: a view with two axes exchanged."""
-    return as_array(a).swapaxes(axis1, axis2)
-
-
-@export
-def squeeze(a, axis=None):
-    """NumPy's squeeze: a view without the given (or all) length-1 axes."""
-    return as_array(a).squeeze(axis)
-
-
-@export
-def moveaxis(a, source, destination):
-    """NumPy's moveaxis: a view with axes moved to new positions."""
-    x = as_array(a)
-    return x._view_by(lambda v: _moved(v, source, destination),
-                      lambda p, shape: np.moveaxis(p, source, destination))
-
-
-@export
-def expand_dims(a, axis):
-    """NumPy's expand_dims: a view with length-1 axes inserted."""
-    x = as_array(a)
-    return x._view_by(lambda v: _expanded(v, axis),
-                      lambda p, shape: np.reshape(p, shape, copy=False))

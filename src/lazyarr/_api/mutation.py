@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _flush
-from .._array import compose, replay, step
+from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import elementwise, export
 from .common import (Array, apply, as_array, astype, leaf, normalize_axis, reshape_node,

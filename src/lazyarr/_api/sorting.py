@@ -884,7 +884,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 def _sample_columns(sample) -> list[Array]:
     """histogramdd's sample as its D coordinate columns: an (N, D) array, or a
     sequence of D arrays of one length (NumPy's atleast_2d(sample).T)."""
-    from .manipulation import atleast_2d, transpose
+    from .manipulation import atleast_2d
+    from .shapes import transpose
     x = as_array(sample)
     if x.ndim > 2:
         raise ValueError(f"histogramdd: too many values to unpack (sample of shape "

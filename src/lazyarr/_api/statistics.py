@@ -42,7 +42,8 @@ from . import export
 from . import reductions as red
 from .common import (Array, apply, as_array, astype, leaf, normalize_axis, normalize_axis_tuple,
                      reshape_node, transpose_node, wrap)
-from .linalg import diagonal, dot
+from .linalg import dot
+from .shapes import diagonal
 from .manipulation import concatenate
 from .sorting import _host, _leaf, _order, _search, _sorted, _take1
 

@@ -20,18 +20,12 @@ an array that a function here would return unchanged comes back as a view of it.
 
 from __future__ import annotations
 
-import types
-
-import lazyarr as _lazyarr
-
 from .._api import NAMESPACES as _NAMESPACES
+from .._api.namespace import NAMES as _NAMES
 from ._standard import CONFLICTS as _CONFLICTS
 from ._standard import StandardArray, copy_namespace as _copy_namespace  # noqa: F401
 
-for _name in dir(_lazyarr):
-    _value = getattr(_lazyarr, _name)
-    if not _name.startswith("_") and not isinstance(_value, types.ModuleType):
-        globals()[_name] = _value
+globals().update({name: value for name, value in _NAMES.items() if not name.startswith("_")})
 _copy_namespace(_NAMESPACES[""], globals(), _CONFLICTS)
 globals().update(_CONFLICTS)  # finfo is not one of the registered functions
 

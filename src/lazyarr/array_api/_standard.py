@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import sys
 
 import numpy as np
 
 from .. import _dtypes
 from .._api import elementwise as _ew
 from .._api.common import apply, astype, full_node, wrap
-from .._array import Array, _is_operand
+from .._api.methods import is_operand as _is_operand
+from .._array import Array
 
 VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
@@ -75,7 +77,7 @@ def standardized(value, inputs=()):
     if isinstance(value, Array):
         if type(value) is Array:
             if any(value is x for x in inputs):
-                value = value._view_by(lambda x: x, lambda probe, shape: probe[...])
+                value = value._view_by(lambda x: x._node, lambda probe, shape: probe[...])
             value.__class__ = StandardArray
         return value
     if isinstance(value, list):
@@ -212,8 +214,16 @@ def namespace(api_version=None):
     if api_version is not None and api_version not in VERSIONS:
         raise ValueError(f"unsupported Array API version {api_version!r}; lazyarr "
                          f"supports {', '.join(VERSIONS)}")
-    import lazyarr.array_api
-    return lazyarr.array_api
+    return sys.modules[__package__]
+
+
+def _array_namespace(self, api_version=None):
+    """The Array API standard's namespace, `lazyarr.array_api`: lazyarr's own
+    except where NumPy and the standard conflict."""
+    return namespace(api_version)
+
+
+Array.__array_namespace__ = _array_namespace
 
 
 _install_methods()

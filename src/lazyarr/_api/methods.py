@@ -1,0 +1,230 @@
+"""NumPy's ndarray methods and operators, attached to `Array` from one table once the
+chapters are loaded (as jax attaches its Array methods), so that `_array` imports no
+chapter. Each method is the chapter function of the same NumPy name, with the
+method's own signature; operators map to ufuncs.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import _dispatch
+from .._array import Array
+from . import elementwise as _ew
+from . import indexing as _idx
+from . import linalg as _linalg
+from . import mutation as _mutation
+from . import reductions as _red
+from . import shapes as _shapes
+from . import sorting as _sorting
+from . import manipulation as _manip
+
+
+def is_operand(value) -> bool:
+    """Whether a binary operator should handle `value` (else it returns NotImplemented)."""
+    return isinstance(value, (Array, np.ndarray, np.generic, builtins.bool, builtins.int,
+                              builtins.float, builtins.complex, list, tuple))
+
+
+# ----- conversion and shape methods -----------------------------------------------
+
+def astype(self, dtype, copy: bool = True) -> Array:
+    result = _ew.astype(self, dtype)
+    return Array(result._node, self._scalar) if copy and result is self else result
+
+
+def reshape(self, *shape, order: str = "C") -> Array:
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return _shapes.reshape(self, shape, order=order)
+
+
+def transpose(self, *axes) -> Array:
+    if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+        axes = axes[0]
+    return _shapes.transpose(self, axes or None)
+
+
+def flatten(self, order: str = "C") -> Array:
+    return Array(_shapes.ravel(self, order)._node, scalar=False)
+
+
+def mT(self) -> Array:
+    if self.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
+    return _shapes.swapaxes(self, -1, -2)
+
+
+def sort(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
+    """Sort in place (through to the owner for a view)."""
+    result = _sorting.sort(self, axis, kind, order, stable=stable)
+    self._check_writeable()
+    self._write(result._node)
+
+
+# ----- reductions: NumPy's method signatures ---------------------------------------
+
+def sum(self, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    return _red.sum(self, axis, dtype, keepdims=keepdims, initial=initial, where=where)
+
+
+def prod(self, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    return _red.prod(self, axis, dtype, keepdims=keepdims, initial=initial, where=where)
+
+
+def mean(self, axis=None, dtype=None, keepdims=False, where=True):
+    return _red.mean(self, axis, dtype, keepdims=keepdims, where=where)
+
+
+def var(self, axis=None, dtype=None, ddof=0, keepdims=False, where=True):
+    return _red.var(self, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
+
+
+def std(self, axis=None, dtype=None, ddof=0, keepdims=False, where=True):
+    return _red.std(self, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
+
+
+def max(self, axis=None, keepdims=False, initial=None, where=True):
+    return _red.max(self, axis, keepdims=keepdims, initial=initial, where=where)
+
+
+def min(self, axis=None, keepdims=False, initial=None, where=True):
+    return _red.min(self, axis, keepdims=keepdims, initial=initial, where=where)
+
+
+def argmax(self, axis=None, keepdims=False):
+    return _red.argmax(self, axis, keepdims=keepdims)
+
+
+def argmin(self, axis=None, keepdims=False):
+    return _red.argmin(self, axis, keepdims=keepdims)
+
+
+def any(self, axis=None, keepdims=False, where=True):
+    return _red.any(self, axis, keepdims=keepdims, where=where)
+
+
+def all(self, axis=None, keepdims=False, where=True):
+    return _red.all(self, axis, keepdims=keepdims, where=where)
+
+
+def cumsum(self, axis=None, dtype=None):
+    return _red.cumsum(self, axis, dtype)
+
+
+def cumprod(self, axis=None, dtype=None):
+    return _red.cumprod(self, axis, dtype)
+
+
+def imatmul(self, other):
+    if self._scalar:
+        return _linalg.matmul(self, other)
+    return self._rebind(_linalg.matmul(self, other), "matmul")
+
+
+# name -> function taking the array first (properties are marked in PROPERTIES).
+METHODS = {
+    "astype": astype, "reshape": reshape, "transpose": transpose,
+    "ravel": lambda self, order="C": _shapes.ravel(self, order),
+    "flatten": flatten,
+    "squeeze": lambda self, axis=None: _shapes.squeeze(self, axis),
+    "swapaxes": lambda self, axis1, axis2: _shapes.swapaxes(self, axis1, axis2),
+    "diagonal": lambda self, offset=0, axis1=0, axis2=1: _shapes.diagonal_view(
+        self, offset, axis1, axis2),
+    "repeat": lambda self, repeats, axis=None: _manip.repeat(self, repeats, axis),
+    "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: _linalg.trace(
+        self, offset, axis1, axis2, dtype),
+    "dot": lambda self, other: _linalg.dot(self, other),
+    "conj": lambda self: _ew.conjugate(self),
+    "conjugate": lambda self: _ew.conjugate(self),
+    "round": lambda self, decimals=0: _ew.round(self, decimals),
+    "clip": lambda self, min=None, max=None: _ew.clip(self, min, max),
+    "nonzero": lambda self: _idx.nonzero(self),
+    "fill": lambda self, value: _mutation.fill(self, value),
+    "put": lambda self, indices, values, mode="raise": _mutation.put(self, indices, values,
+                                                                      mode),
+    "sort": sort,
+    "sum": sum, "prod": prod, "mean": mean, "var": var, "std": std, "max": max,
+    "min": min, "argmax": argmax, "argmin": argmin, "any": any, "all": all,
+    "cumsum": cumsum, "cumprod": cumprod,
+    "__getitem__": lambda self, key: _idx.getitem(self, key),
+    "__setitem__": lambda self, key, value: _idx.setitem(self, key, value),
+    "__matmul__": lambda self, other: (_linalg.matmul(self, other) if is_operand(other)
+                                       else NotImplemented),
+    "__rmatmul__": lambda self, other: (_linalg.matmul(other, self) if is_operand(other)
+                                        else NotImplemented),
+    "__imatmul__": imatmul,
+    "__divmod__": lambda self, other: (_ew.divmod(self, other) if is_operand(other)
+                                       else NotImplemented),
+    "__rdivmod__": lambda self, other: (_ew.divmod(other, self) if is_operand(other)
+                                        else NotImplemented),
+    "__neg__": lambda self: _ew.negative(self),
+    "__pos__": lambda self: _ew.positive(self),
+    "__abs__": lambda self: _ew.absolute(self),
+    "__invert__": lambda self: _ew.invert(self),
+    "__array_ufunc__": lambda self, ufunc, method, *inputs, **kwargs: _dispatch.array_ufunc(
+        ufunc, method, inputs, kwargs),
+    "__array_function__": lambda self, func, types, args, kwargs: _dispatch.array_function(
+        func, types, args, kwargs),
+}
+
+PROPERTIES = {
+    "T": lambda self: _shapes.transpose(self),
+    "mT": mT,
+    "real": lambda self: _ew.real(self),
+    "imag": lambda self: _ew.imag(self),
+    # jax's functional updates: `x.at[idx].set(v)` (also add, subtract, multiply,
+    # divide, power, min, max, get) returns a new array; `x` is unchanged.
+    "at": lambda self: _mutation.AtIndexer(self),
+}
+
+# Arithmetic, bitwise and comparison operators, reflected and in place: (operator
+# name, ufunc name).
+BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+          "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+          "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+          "lshift": "left_shift", "rshift": "right_shift"}
+COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+               "gt": "greater", "ge": "greater_equal"}
+
+
+def _forward(ufunc):
+    def op(self, other):
+        return ufunc(self, other) if is_operand(other) else NotImplemented
+    return op
+
+
+def _reflected(ufunc):
+    def op(self, other):
+        return ufunc(other, self) if is_operand(other) else NotImplemented
+    return op
+
+
+def _inplace(ufunc, name: str):
+    def op(self, other):
+        result = ufunc(self, other)
+        # A NumPy scalar is immutable: `s += 1` binds `s` to a new scalar.
+        return result if self._scalar else self._rebind(result, name)
+    return op
+
+
+def install(cls=Array) -> None:
+    """Attach the table to `cls`, naming each function after its attribute."""
+    for name, fn in METHODS.items():
+        fn.__name__ = fn.__qualname__ = name
+        setattr(cls, name, fn)
+    for name, fn in PROPERTIES.items():
+        fn.__name__ = fn.__qualname__ = name
+        setattr(cls, name, property(fn))
+    for name, ufunc_name in BINARY.items():
+        ufunc = getattr(_ew, ufunc_name)
+        setattr(cls, f"__{name}__", _forward(ufunc))
+        setattr(cls, f"__r{name}__", _reflected(ufunc))
+        setattr(cls, f"__i{name}__", _inplace(ufunc, ufunc_name))
+    for name, ufunc_name in COMPARISONS.items():
+        setattr(cls, f"__{name}__", _forward(getattr(_ew, ufunc_name)))
+
+
+install()

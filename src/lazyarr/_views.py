@@ -1,0 +1,205 @@
+"""The view algebra: where a handle's data sits as NumPy would lay it out, and how a
+view's node derives from its owner's.
+
+A view records its owner and the steps (slice, reshape and transpose primitives) from
+the owner's node to its own. `replay` derives the view's node again after the owner
+changed; `push_back` turns a write into the view into the owner's new node (an
+`update_slice` for a slice, the inverse reshape or transpose). Each handle's `Layout`
+also holds a NumPy stand-in with the strides NumPy's array would have (over a fake
+one-element buffer, never read), which answers `flags`, `shares_memory` and whether
+NumPy's `reshape`/`ravel` would copy. Nothing here builds an Array.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+
+import numpy as np
+
+from ._graph import Node, apply, leaf
+
+class Layout:
+    """Where a handle's data sits, as NumPy would have it: the owner it views (None for
+    an owner), the steps from the owner's node to its own, the owner's node it was
+    derived from, its NumPy stand-in, and its WRITEABLE flag. The stand-in may be made
+    only when asked for, from a `recipe` (the parent's stand-in, a function, a shape)."""
+    __slots__ = ("base", "steps", "seen", "_probe", "_recipe", "writeable")
+
+    def __init__(self, base, steps, seen, probe, writeable, recipe=None):
+        self.base, self.steps, self.seen = base, steps, seen
+        self._probe, self._recipe, self.writeable = probe, recipe, writeable
+
+    @property
+    def probe(self) -> np.ndarray:
+        if self._probe is None:
+            parent_probe, probe_fn, shape = self._recipe
+            self._probe, self._recipe = probe_fn(parent_probe, shape), None
+        return self._probe
+
+
+@functools.lru_cache(maxsize=256)
+def owner_probe(shape: tuple, dtype: np.dtype, order: str = "C") -> np.ndarray:
+    """A contiguous NumPy stand-in of an owner: right strides, a fake one-element
+    buffer. Only its layout is ever read (views of it, flags, memory overlap); owners
+    are told apart before their stand-ins are compared, so owners of one shape share."""
+    if 0 in shape:
+        return np.empty(shape, dtype, order=order)
+    dims = range(len(shape)) if order == "C" else range(len(shape) - 1, -1, -1)
+    strides, stride = [0] * len(shape), dtype.itemsize
+    for axis in reversed(dims):
+        strides[axis], stride = stride, stride * shape[axis]
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(strides))
+
+
+def is_fortran(probe: np.ndarray) -> bool:
+    """NumPy's PyArray_ISFORTRAN: Fortran-contiguous and not C-contiguous."""
+    return probe.flags.f_contiguous and not probe.flags.c_contiguous
+
+
+def contiguous_ravel(probe, order: str, contiguous: bool):
+    if not contiguous:
+        raise ValueError("ravel copies")
+    return np.reshape(probe, -1, order=order, copy=False)
+
+
+def memory_order_ravel(probe, perm):
+    """NumPy's ravel("K") of a non-contiguous array: a view when its axes, by
+    decreasing stride, are contiguous with positive strides."""
+    stride = probe.itemsize
+    for axis in reversed(perm):
+        if probe.shape[axis] != 1:
+            if probe.strides[axis] != stride:
+                raise ValueError("ravel copies")
+            stride *= probe.shape[axis]
+    return np.lib.stride_tricks.as_strided(probe, (probe.size,), (probe.itemsize,))
+
+
+class Flags:
+    """NumPy's `ndarray.flags` of a lazyarr array: the layout NumPy's array would have.
+    Owners are C-contiguous; WRITEABLE can be cleared, and set again as NumPy allows."""
+    __slots__ = ("_array",)
+    _NAMES = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
+              "CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+              "F": "f_contiguous", "FORTRAN": "f_contiguous", "OWNDATA": "owndata",
+              "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+              "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy"}
+
+    def __init__(self, array):
+        self._array = array
+
+    @property
+    def c_contiguous(self) -> bool:
+        return bool(self._array._layout_of().probe.flags.c_contiguous)
+
+    @property
+    def f_contiguous(self) -> bool:
+        return bool(self._array._layout_of().probe.flags.f_contiguous)
+
+    @property
+    def owndata(self) -> bool:
+        return self._array.base is None
+
+    aligned = property(lambda self: True)
+    writebackifcopy = property(lambda self: False)
+
+    @property
+    def writeable(self) -> bool:
+        return self._array._layout_of().writeable
+
+    @writeable.setter
+    def writeable(self, value) -> None:
+        layout = self._array._layout_of()
+        if value and layout.base is not None and not layout.base._layout_of().writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        layout.writeable = builtins.bool(value)
+
+    def __getitem__(self, key: str) -> bool:
+        return getattr(self, self._NAMES[key])
+
+    def __setitem__(self, key: str, value) -> None:
+        if self._NAMES.get(key) != "writeable":
+            raise KeyError(f"Unknown flag {key!r}")
+        self.writeable = value
+
+    def __repr__(self) -> str:
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+                 "WRITEBACKIFCOPY")
+        return "".join(f"  {name} : {self[name]}\n" for name in names)
+
+
+VIEW_OPS = ("slice", "reshape", "transpose")
+
+
+def step(op_name: str, **attrs) -> tuple:
+    """One view step, as a node records it: (primitive name, sorted attributes)."""
+    return (op_name, tuple(sorted(attrs.items())))
+
+
+def replay(node: Node, steps) -> Node:
+    for op_name, attrs in steps:
+        node = apply(op_name, node, **dict(attrs))
+    return node
+
+
+def steps_between(node: Node, origin: Node):
+    """The view steps that lead from `origin` to `node`, or None if there are none."""
+    steps = []
+    while node is not origin:
+        if node.op.name not in VIEW_OPS:
+            return None
+        steps.append((node.op.name, node.attrs))
+        node = node.inputs[0]
+    return tuple(reversed(steps))
+
+
+def compose(chain, steps) -> tuple:
+    """`chain` followed by `steps`, with consecutive steps of one kind merged, so a
+    view of a view of a view replays as few primitives as one view."""
+    if not chain:
+        return tuple(steps)
+    chain = list(chain)
+    for op_name, attrs in steps:
+        if chain and chain[-1][0] == op_name:
+            first, second = dict(chain.pop()[1]), dict(attrs)
+            if op_name == "slice":
+                attrs = _merged_slices(first, second)
+            elif op_name == "transpose":
+                axes = tuple(first["axes"][a] for a in second["axes"])
+                if axes == tuple(range(len(axes))):
+                    continue
+                attrs = (("axes", axes),)
+        chain.append((op_name, attrs))
+    return tuple(chain)
+
+
+def _merged_slices(first: dict, second: dict) -> tuple:
+    starts, stops, steps = [], [], []
+    for a1, c1, a2, b2, c2 in zip(first["starts"], first["steps"], second["starts"],
+                                  second["stops"], second["steps"]):
+        n = len(range(a2, b2, c2))
+        start, stride = a1 + c1 * a2, c1 * c2
+        starts.append(start), steps.append(stride)
+        stops.append(max(start + n * stride, -1))
+    return step("slice", starts=tuple(starts), stops=tuple(stops), steps=tuple(steps))[1]
+
+
+def push_back(origin: Node, steps, values: Node) -> Node:
+    """The new value of `origin` once the part that `steps` select holds `values`."""
+    parents = [origin]
+    for op_name, attrs in steps[:-1]:
+        parents.append(apply(op_name, parents[-1], **dict(attrs)))
+    for (op_name, attrs), parent in zip(reversed(steps), reversed(parents)):
+        attrs = dict(attrs)
+        if op_name == "reshape":
+            values = apply("reshape", values, shape=parent.shape)
+        elif op_name == "transpose":
+            inverse = tuple(np.argsort(attrs["axes"]).tolist())
+            values = apply("transpose", values, axes=inverse)
+        elif values.shape != parent.shape or any(c != 1 for c in attrs["steps"]):
+            starts = np.asarray(attrs["starts"], np.int64)
+            values = apply("update_slice", parent, values, leaf(starts, starts.shape,
+                                                                starts.dtype),
+                           steps=attrs["steps"])
+    return values
