@@ -73,11 +73,12 @@ def test_unrelated_pending_work_is_left_alone():
 
 
 def test_long_chain_materializes_without_recursion_error(monkeypatch, backend):
-    """Every walk is iterative: a 100,000-node graph (the size bound switched off)."""
+    """Every walk is iterative: a 100,000-node graph (the size bounds switched off)."""
     if backend != "numpy":
         pytest.skip("one 100,000-node program is the reference backend's test; "
                     "compiled backends see the bounded chain below")
     monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(la._flush, "MAX_PENDING_NODES", None)
     x = la.asarray(np.zeros(3))
     for _ in range(100_000):
         x = x + 1.0
@@ -428,3 +429,35 @@ def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
         np.asarray(b)
     assert counter.count == 1
     assert not d._node.is_computed and b._node.is_computed
+
+
+def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
+    """Many independent pending results joined by one node (np.array of a list of
+    results) are computed in batches: no program much over the node bound."""
+    from lazyarr import _flush
+    sizes = []
+    linearize_ = _flush.linearize
+
+    def recording(order, outputs):
+        program, inputs = linearize_(order, outputs)
+        sizes.append(len(program.instructions))
+        return program, inputs
+    monkeypatch.setattr(_flush, "linearize", recording)
+    monkeypatch.setattr(_flush, "MAX_PENDING_NODES", 100)
+    host = np.linspace(0.1, 1.0, 50)
+    x = la.asarray(host)
+    results = [la.tanh(x * (0.01 * (i + 1))).sum() for i in range(120)]
+    stacked = la.array(results)
+    np.testing.assert_allclose(np.asarray(stacked),
+                               [np.tanh(host * (0.01 * (i + 1))).sum() for i in range(120)],
+                               rtol=1e-12)
+    assert len(sizes) >= 5 and max(sizes) <= 2 * 100, str(sizes)
+
+
+def test_group_counts_pending_nodes_and_bytes():
+    x = la.asarray(np.ones((10, 10)))
+    y = (x + 1) * 2
+    group = y._node.group.root()
+    assert group.nodes == 2 and group.nbytes == 2 * 800
+    z = y.sum() + (x - 1).sum()
+    assert z._node.group.root().nodes == 6

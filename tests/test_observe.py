@@ -164,8 +164,9 @@ def test_fallback_names_of_numpy_functions_and_ufunc_methods():
     assert _observe.function_name(numpy.multiply.accumulate) == "numpy.multiply.accumulate"
 
 
-def test_a_size_cut_is_logged_as_a_cut(caplog):
+def test_a_size_cut_is_logged_as_a_cut(caplog, monkeypatch):
     from lazyarr import _flush
+    monkeypatch.setattr(_flush, "_last_cut", None)  # an earlier test's cut point
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("cut")
     x = la.asarray(numpy.ones(11))

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _backend, _observe
 from .backend_api import Instruction, Program
-from ._graph import INPUT, Node, topological_order
+from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size", "pickle")
@@ -30,6 +30,12 @@ CAUSES = ("read", "control", "shape", "explicit", "size", "pickle")
 # compiles a few programs of bounded size instead of one giant unrolled one, and from
 # the second cut on runs them from the cache. None disables the bound.
 MAX_PENDING_DEPTH: int | None = 60
+# Bounds in the other directions: the pending nodes of a group (what would be one
+# program) and the bytes of their results. Many independent pending results joined by
+# one node (`np.array(results)`, `sum(results)`) make a wide program that compiles for
+# seconds; past these bounds the scheduler cuts (see `bound`). None disables either.
+MAX_PENDING_NODES: int | None = 400
+MAX_PENDING_BYTES: int | None = 4 << 30
 
 SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
 # Ops that NumPy does as views: a chain of them over a computed host buffer is read
@@ -183,6 +189,26 @@ def _sharing_roots(requested: list[Node]) -> list[Node]:
     return list(roots.values())
 
 
+def _handles_within(requested: list[Node], order: list[Node]) -> list[Node]:
+    """The pending nodes of live handles (in `requested`'s groups) that `order` computes
+    anyway, besides `requested`: a flush of part of a group sets their values too, so
+    nothing it computes is computed again."""
+    inside = {id(n) for n in order}
+    found = {id(n): None for n in requested}
+    extra = []
+    groups = {id(g): g for g in (n.group.root() for n in requested)}
+    for group in groups.values():
+        for ref in list(group.handles.values()):
+            handle = ref()
+            if handle is None:
+                continue
+            node = handle._node
+            if id(node) in inside and id(node) not in found and not node.is_computed:
+                found[id(node)] = None
+                extra.append(node)
+    return extra
+
+
 # ---------------------------------------------------------------------------------
 # Counters.
 
@@ -275,13 +301,21 @@ def _host_view(node: Node) -> bool:
     return True
 
 
-def evaluate(nodes: Iterable[Node], cause: str) -> None:
-    """Compute every pending node in `nodes` (and what shares work with them)."""
+def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
+    """Compute every pending node in `nodes` (and, with `share`, every live array that
+    shares pending work with them)."""
     requested = [n for n in nodes if not n.is_computed and not _host_view(n)]
     if not requested:
         return
-    roots = _sharing_roots(requested)
-    order = topological_order(roots)
+    if share:
+        roots = _sharing_roots(requested)
+        order = topological_order(roots)
+    else:
+        order = topological_order(requested)
+        roots = requested + _handles_within(requested, order)
+    for node in requested:  # what stays pending in these groups starts counting anew
+        group = node.group.root()
+        group.nodes = group.nbytes = 0
     program, inputs = linearize(order, roots)
     backend = _backend.current()
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
@@ -341,19 +375,61 @@ def _local_signature(node: Node, levels: int = 3) -> tuple:
     return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)
 
 
+def _over(value: int, limit: int | None, factor: int = 1) -> bool:
+    return limit is not None and value > factor * limit
+
+
 def bound(node: Node) -> None:
-    """Evaluate `node` now if the pending chain behind it has grown past the bound.
+    """Evaluate `node` now if the pending graph behind it has grown past a bound: its
+    chain depth, or its group's node count or result bytes.
 
     Cuts are made at the same place of a loop body each time: past the bound, the cut
     waits for a node like the one the last cut was made at (at most another bound's
-    depth), so every cut after the first runs the same program from the cache."""
+    worth), so every cut after the first runs the same program from the cache. A node
+    joining many pending inputs at once (`np.array(results)`) has them computed first,
+    in batches of a bounded size (alike batches run one cached program)."""
     global _last_cut
-    if MAX_PENDING_DEPTH is None or node.depth <= MAX_PENDING_DEPTH:
+    group = node.group
+    if group is None:
+        return
+    group = group.root()
+    deep = _over(node.depth, MAX_PENDING_DEPTH)
+    # The bytes behind `node`: a single huge result is no reason to cut.
+    behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)
+    large = _over(group.nodes, MAX_PENDING_NODES) or _over(behind, MAX_PENDING_BYTES)
+    if not (deep or large):
+        return
+    if large and _cut_inputs(node):
         return
     signature = _local_signature(node)
-    if _last_cut is None or signature == _last_cut or node.depth > 2 * MAX_PENDING_DEPTH:
+    forced = (_over(node.depth, MAX_PENDING_DEPTH, 2) or _over(group.nodes, MAX_PENDING_NODES, 2)
+              or _over(behind, MAX_PENDING_BYTES, 2))
+    if _last_cut is None or signature == _last_cut or forced:
         _last_cut = signature
         evaluate([node], "size")
+
+
+def _cut_inputs(node: Node) -> bool:
+    """Compute `node`'s pending inputs in batches of at most half the node bound, when it
+    has several: each batch alone, since what joins them is `node` itself. Returns
+    whether it did."""
+    pending = [i for i in node.inputs if not i.is_computed]
+    if len(pending) < 2:
+        return False
+    limit = max(1, (MAX_PENDING_NODES or 400) // 2)
+    batch, size = [], 0
+    for child in pending:
+        count = count_pending(child)
+        if batch and size + count > limit:
+            evaluate(batch, "size", share=False)
+            batch, size = [], 0
+        batch.append(child)
+        size += count
+    evaluate(batch, "size", share=False)
+    if node.group is not None:
+        group = node.group.root()
+        group.nodes, group.nbytes = 1, node.dtype.itemsize * math.prod(node.shape)
+    return True
 
 
 def to_numpy(node: Node, cause: str) -> np.ndarray:

@@ -41,7 +41,15 @@ class Node:
         self.site = site  # (file, line) of the user's code that built it, see _errors
         # Pending nodes linked through pending inputs form one group: they share work,
         # so the scheduler evaluates the live arrays of a group together.
-        self.group = None if op is INPUT else _joined_group(inputs)
+        if op is INPUT:
+            self.group = None
+        else:
+            group = self.group = _joined_group(inputs)
+            group.nodes += 1
+            size = 1
+            for n in shape:
+                size *= n
+            group.nbytes += size * dtype.itemsize
 
     @property
     def is_computed(self) -> bool:
@@ -64,12 +72,16 @@ class Group:
     """A union-find set of pending nodes: `root()` names the set. The root keeps the
     registry of live handles whose node was in the set when they were tracked (weak
     references by handle id; some may since point elsewhere), so a flush finds the
-    arrays that share its work by visiting its own groups' handles only."""
-    __slots__ = ("parent", "handles")
+    arrays that share its work by visiting its own groups' handles only. It also counts
+    the set's pending nodes and the bytes of their results (the scheduler's node-count
+    and live-bytes bounds)."""
+    __slots__ = ("parent", "handles", "nodes", "nbytes")
 
     def __init__(self):
         self.parent = self
         self.handles: dict = {}
+        self.nodes = 0
+        self.nbytes = 0
 
     def root(self) -> "Group":
         group = self
@@ -94,6 +106,8 @@ def _joined_group(inputs) -> Group:
                 root.parent = joined
                 joined.handles.update(root.handles)
                 root.handles = {}
+                joined.nodes += root.nodes
+                joined.nbytes += root.nbytes
     return joined if joined is not None else Group()
 
 
