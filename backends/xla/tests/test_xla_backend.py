@@ -3,6 +3,7 @@ jax's own configuration untouched, programs cached by structure in memory and on
 (across processes), bounded compile units, devices, and clear failures."""
 
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -277,3 +278,84 @@ def test_a_failing_index_read_names_its_line(monkeypatch):
     assert "dynamic_slice" in str(info.value) and f"{__file__}, line {line}" in str(info.value)
     with np.use_backend("numpy"):  # nothing was half-updated
         numpy.testing.assert_array_equal(numpy.asarray(y), [18.0, 20.0, 22.0, 24.0])
+
+
+# ---------------------------------------------------------------------------------
+# A cache that cannot lie: every entry carries its full key and a checksum.
+
+def _two_programs():
+    from lazyarr._flush import linearize
+    from lazyarr._graph import topological_order
+    x = np.asarray(numpy.arange(5.0))
+    made = []
+    for y in (x * 2 + 1, (x - 3) * 4):  # the same inputs' shapes: swappable executables
+        made.append(linearize(topological_order([y._node]), [y._node]))
+    return made
+
+
+def _entry(program, inputs, backend):
+    from lazyarr_xla import disk_cache
+    key = (program.key, backend.signature(program, inputs))
+    return disk_cache.directory() / disk_cache.entry_name(key, backend.jax_device)
+
+
+def _fresh_run(program, inputs):
+    """Run on a new backend instance: an empty memory cache, so the disk decides."""
+    from lazyarr_xla import XlaBackend
+    outputs, events = XlaBackend("cpu").run(program, inputs)
+    return numpy.asarray(outputs[0]), events
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_swapped_cache_entries_are_misses(cache_dir):
+    (pa, ia), (pb, ib) = _two_programs()
+    expected_a, _ = _fresh_run(pa, ia)
+    expected_b, _ = _fresh_run(pb, ib)
+    from lazyarr_xla import XlaBackend
+    backend = XlaBackend("cpu")
+    file_a, file_b = _entry(pa, ia, backend), _entry(pb, ib, backend)
+    blob_a, blob_b = file_a.read_bytes(), file_b.read_bytes()
+    assert _fresh_run(pa, ia)[1].disk_cache_hits == 1  # intact entries are hits
+    file_a.write_bytes(blob_b)
+    file_b.write_bytes(blob_a)
+    for program, inputs, expected in ((pa, ia, expected_a), (pb, ib, expected_b)):
+        value, events = _fresh_run(program, inputs)
+        numpy.testing.assert_array_equal(value, expected)
+        assert events.disk_cache_hits == 0 and events.compiles == 1
+    assert _fresh_run(pa, ia)[1].disk_cache_hits == 1  # rewritten under its own key
+    numpy.testing.assert_array_equal(expected_a, numpy.arange(5.0) * 2 + 1)
+
+
+def test_truncated_and_foreign_cache_entries_are_misses(cache_dir):
+    from lazyarr_xla import XlaBackend, disk_cache
+    (pa, ia), _ = _two_programs()
+    _fresh_run(pa, ia)
+    entry = _entry(pa, ia, XlaBackend("cpu"))
+    intact = entry.read_bytes()
+    foreign = [
+        intact[: len(intact) // 2],                       # truncated
+        intact[:-1] + bytes([intact[-1] ^ 1]),            # one bit flipped
+        disk_cache._encode("some other key", ("x", None, None, ())),  # another key's entry
+        pickle.dumps(("not", "an", "entry")),             # a foreign file
+        b"",
+    ]
+    for blob in foreign:
+        entry.write_bytes(blob)
+        value, events = _fresh_run(pa, ia)
+        numpy.testing.assert_array_equal(value, numpy.arange(5.0) * 2 + 1)
+        assert events.disk_cache_hits == 0 and events.compiles == 1, blob[:40]
+        assert entry.read_bytes() != blob  # rewritten
+
+
+def test_the_cache_directory_is_private(cache_dir, monkeypatch):
+    import stat
+    root = cache_dir / "fresh"
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(root))
+    (pa, ia), _ = _two_programs()
+    _fresh_run(pa, ia)
+    assert stat.S_IMODE(root.stat().st_mode) & 0o077 == 0
