@@ -166,8 +166,9 @@ class Compiled(Protocol):
     program_key: tuple
     signature: Hashable
 
-    def run(self, inputs: Sequence[Any]) -> RunResult:
-        """Run on `inputs` (which must have the signature it was compiled for)."""
+    def run(self, inputs: Sequence[Any], program: Program | None = None) -> RunResult:
+        """Run on `inputs` (which must have the signature it was compiled for);
+        `program`, one of the same key, is the one whose user lines errors name."""
 
 
 @runtime_checkable

@@ -53,7 +53,7 @@ class Plan:
                  program.checks_of(k))
             for k, ins in enumerate(program.instructions)]
 
-    def run(self, inputs: Sequence) -> RunResult:
+    def run(self, inputs: Sequence, program=None) -> RunResult:
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         failed = None

@@ -153,8 +153,9 @@ class XlaCompiled:
         self._checked = checked  # per flag output: its index into program.checks
         self._backend = backend
 
-    def run(self, inputs: Sequence) -> RunResult:
-        program = self._program
+    def run(self, inputs: Sequence, program=None) -> RunResult:
+        """Run on `inputs`; `program` (of the same key) names the user's lines in errors."""
+        program = program or self._program
         start = time.perf_counter()
         with jax.enable_x64(True):
             try:
@@ -221,7 +222,7 @@ class XlaBackend:
         if compiled is None:
             compiled = self.compile(program, signature)
             events.add(compiled.events)
-        outputs, ran = compiled.run(inputs)
+        outputs, ran = compiled.run(inputs, program)
         return RunResult(outputs, events.add(ran))
 
     def signature(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> Signature:
