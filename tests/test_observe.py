@@ -3,8 +3,12 @@ statistics, recompile reasons, the long-compile warning, report(), explain(), an
 runner's --summary and --log. On the numpy backend nothing is compiled: the tests say
 so where it matters."""
 
+import contextlib
+import doctest
+import io
 import logging
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -343,3 +347,105 @@ def test_a_bad_log_environment_variable_warns_at_import(backend):
     assert ("RuntimeWarning: LAZYARR_LOG='flush,everything' ignored: unknown lazyarr log "
             "category 'everything'") in done.stderr
     assert _run(["--log", "nope", "-c", "pass"], backend).returncode == 2
+
+
+# ----- docs/lazy-evaluation.md runs as shown ---------------------------------------------
+
+PAGE = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "lazy-evaluation.md")
+_FENCE = re.compile(r"^```([\w-]*)(?: ([\w-]+))?\n(.*?)^```$", re.S | re.M)
+
+
+def page_examples():
+    """(code, expected output or None, the backend the output is for or None) for each
+    ```python block of the page, with the ```text block right after it. Blocks tagged
+    `notest` are measured by benchmarks/lazy_evaluation_snippets.py instead."""
+    with open(PAGE) as f:
+        text = f.read()
+    fences = list(_FENCE.finditer(text))
+    examples = []
+    for k, fence in enumerate(fences):
+        if fence.group(1) != "python" or fence.group(2) == "notest":
+            continue
+        expected = tag = None
+        if k + 1 < len(fences):
+            after = fences[k + 1]
+            if after.group(1) == "text" and not text[fence.end():after.start()].strip():
+                expected, tag = after.group(3), after.group(2)
+        examples.append((fence.group(3), expected, tag))
+    return examples
+
+
+def test_the_lazy_evaluation_page_runs_as_shown(backend, monkeypatch, tmp_path):
+    from lazyarr import _backend
+    # A backend of its own, with empty program caches: the page's compiles are compiles.
+    monkeypatch.setattr(_backend, "_instances", {})
+    monkeypatch.chdir(tmp_path)
+    examples = page_examples()
+    assert len(examples) >= 5 and sum(e[1] is not None for e in examples) >= 5
+    namespace = {"__name__": "example"}
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    compared = 0
+    with la.use_backend(backend):
+        for code, expected, tag in examples:
+            out = io.StringIO()
+            name = re.match(r"# ([\w.]+)\n", code)
+            assert name, f"a runnable example starts with its file name:\n{code}"
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, name.group(1), "exec"), namespace)  # noqa: S102
+            if expected is not None and tag in (None, backend):
+                compared += 1
+                assert checker.check_output(expected, out.getvalue(), flags), (
+                    f"docs/lazy-evaluation.md: the example\n{code}\nprinted\n{out.getvalue()}"
+                    f"\ninstead of\n{expected}")
+    assert compared >= (5 if backend == "xla" else 2)
+
+
+def test_the_page_documents_every_flush_cause():
+    """Each cause stats() can report has a row in the page's table, and every cause the
+    sources pass to the scheduler is one of them."""
+    from lazyarr import _flush
+    with open(PAGE) as f:
+        rows = {m.group(1) for m in re.finditer(r"^\| `(\w+)` \|", f.read(), re.M)}
+    assert set(_flush.CAUSES) <= rows
+    src = os.path.join(os.path.dirname(la.__file__))
+    used = set()
+    for folder, _, files in os.walk(src):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name)) as f:
+                    source = f.read()
+                used |= set(re.findall(
+                    r"(?:_value|to_numpy|evaluate|_host)\([^()]*(?:\([^()]*\)[^()]*)*, "
+                    r"\"(\w+)\"\)", source))
+    assert used and used <= set(_flush.CAUSES), used - set(_flush.CAUSES)
+
+
+def test_the_docs_link_only_inside_the_repository():
+    """No link leaves the repository (or points at a missing file), every page of docs/
+    is reachable from the README, and each written page links to another page."""
+    docs = os.path.dirname(PAGE)
+    readme = os.path.normpath(os.path.join(docs, os.pardir, "README.md"))
+    pages = {os.path.normpath(os.path.join(docs, n)) for n in os.listdir(docs)
+             if n.endswith(".md")}
+    links = {}
+    for page in pages | {readme}:
+        with open(page) as f:
+            text = f.read()
+        assert "shared/DESIGN.md" not in text, page
+        links[page] = set()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            assert "://" not in target and not target.startswith("mailto:"), (page, target)
+            path = os.path.normpath(os.path.join(os.path.dirname(page), target.split("#")[0]))
+            assert os.path.exists(path), (page, target)
+            links[page].add(path)
+    reached, stack = set(), [readme]
+    while stack:
+        page = stack.pop()
+        for target in links.get(page, ()):
+            if target in pages and target not in reached:
+                reached.add(target)
+                stack.append(target)
+    assert reached == pages, pages - reached
+    for page in pages - {os.path.join(docs, "coverage.md")}:  # coverage.md is generated
+        assert links[page] & (pages - {page}), f"{page} links to no other page"

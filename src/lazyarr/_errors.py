@@ -23,11 +23,19 @@ def _internal(frame) -> bool:
 
 
 def user_site() -> tuple[str, int] | None:
-    """(file, line) of the innermost caller outside lazyarr and NumPy."""
+    """(file, line) of the innermost caller outside lazyarr and NumPy. (Called for every
+    operation built and every flush: the known files are looked up inline.)"""
     frame = sys._getframe(1)
-    while frame is not None and _internal(frame):
+    known = _internal_files
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        internal = known.get(filename)
+        if internal is None:
+            internal = _internal(frame)
+        if not internal:
+            return filename, frame.f_lineno
         frame = frame.f_back
-    return None if frame is None else (frame.f_code.co_filename, frame.f_lineno)
+    return None
 
 
 def user_stacklevel() -> int:

@@ -214,8 +214,11 @@ def flushed(stats, cause: str, program, seconds: float, compiles: int = 0,
     """A flush with `cause` ran `program` in `seconds`, of which `compile_seconds`
     compiling `compiles` programs (as the backend counted them)."""
     site = user_site()
-    line = _line(stats, site)
-    line.flushes[cause] += 1
+    line = stats.lines.get(site)
+    if line is None:
+        line = stats.lines[site] = LineStats()
+    flushes = line.flushes
+    flushes[cause] = flushes.get(cause, 0) + 1
     line.seconds += seconds
     if compiles:
         compiled(stats, program, compile_seconds, site, count=compiles)
