@@ -421,6 +421,36 @@ def test_the_page_documents_every_flush_cause():
     assert used and used <= set(_flush.CAUSES), used - set(_flush.CAUSES)
 
 
+def test_the_docs_link_only_inside_the_repository():
+    """No link leaves the repository (or points at a missing file), every page of docs/
+    is reachable from the README, and each written page links to another page."""
+    docs = os.path.dirname(PAGE)
+    readme = os.path.normpath(os.path.join(docs, os.pardir, "README.md"))
+    pages = {os.path.normpath(os.path.join(docs, n)) for n in os.listdir(docs)
+             if n.endswith(".md")}
+    links = {}
+    for page in pages | {readme}:
+        with open(page) as f:
+            text = f.read()
+        assert "shared/DESIGN.md" not in text, page
+        links[page] = set()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            assert "://" not in target and not target.startswith("mailto:"), (page, target)
+            path = os.path.normpath(os.path.join(os.path.dirname(page), target.split("#")[0]))
+            assert os.path.exists(path), (page, target)
+            links[page].add(path)
+    reached, stack = set(), [readme]
+    while stack:
+        page = stack.pop()
+        for target in links.get(page, ()):
+            if target in pages and target not in reached:
+                reached.add(target)
+                stack.append(target)
+    assert reached == pages, pages - reached
+    for page in pages - {os.path.normpath(os.path.join(docs, "coverage.md"))}:  # generated
+        assert links[page] & (pages - {page}), f"{page} links to no other page"
+
+
 def test_the_demo_prints_what_the_readme_says(backend):
     """README: the demo prints its results, then its flushes by cause (most of them size
     cuts, two reads for the prints) and how many programs were compiled."""
