@@ -461,3 +461,60 @@ def test_group_counts_pending_nodes_and_bytes():
     assert group.nodes == 2 and group.nbytes == 2 * 800
     z = y.sum() + (x - 1).sum()
     assert z._node.group.root().nodes == 6
+
+
+@pytest.mark.parametrize("convert", [float, int, complex, bool])
+@pytest.mark.parametrize("make", [
+    lambda m: m.array([1 + 2j]).sum(),          # a complex NumPy scalar: its real part
+    lambda m: m.complex64(3j),
+    lambda m: m.array(1 + 2j),                  # a 0-d complex array: TypeError
+    lambda m: m.array([1 + 2j]),                # 1-d: only 0-d arrays convert
+    lambda m: m.array([2.5]).mean(),
+    lambda m: m.array([np.nan]).sum(),          # int(nan): ValueError
+])
+def test_python_conversions_of_results_are_numpys(make, convert):
+    """Fuzzer class 1: float(np.array([1+2j]).sum()) is 1.0 with a ComplexWarning."""
+    import warnings
+    outcomes = []
+    for module in (np, la):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                outcomes.append((convert(make(module)), None))
+            except Exception as exc:  # noqa: BLE001  (compared)
+                outcomes.append((None, type(exc)))
+        outcomes[-1] += (sorted({w.category.__name__ for w in caught}),)
+    assert outcomes[0] == outcomes[1] or (
+        outcomes[0][0] != outcomes[0][0] and outcomes[1][0] != outcomes[1][0])
+
+
+@pytest.mark.parametrize("other", ["x", b"x", None, object()])
+@pytest.mark.parametrize("make", [lambda m: m.ones(3), lambda m: m.ones(3).sum(),
+                                  lambda m: m.zeros((2, 0))])
+def test_equality_with_non_numeric_objects_is_elementwise(make, other):
+    """Fuzzer class 10: `x == "x"` is an array of False (a NumPy scalar's answer is
+    np.False_ for a string, False for other objects)."""
+    for op in ("__eq__", "__ne__"):
+        expected = getattr(make(np), op)(other)
+        actual = getattr(make(la), op)(other)
+        if isinstance(expected, (np.ndarray, np.generic)):
+            check(lambda: expected, lambda: actual)
+        else:
+            assert type(actual) is type(expected) and actual == expected
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"casting": "safe"}, {"casting": "same_kind"}, {"casting": "no"}, {"casting": "equiv"},
+    {"casting": "unsafe"}, {"casting": "bogus"}, {"order": "F"}, {"order": "C"},
+    {"order": "A"}, {"order": "K"}, {"order": "X"}, {"copy": False, "order": "F"},
+    {"casting": "same_value"}, {"subok": False}])
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex64", "bool"])
+def test_astype_casting_and_order_are_numpys(kwargs, dtype):
+    """Fuzzer class 10: astype(casting=, order=) are checked as NumPy checks them."""
+    host = np.arange(6.0).reshape(2, 3)
+    result = check(lambda x: x.astype(dtype, **kwargs), lambda x: x.astype(dtype, **kwargs),
+                   host)
+    if result is not None:
+        expected = host.astype(dtype, **kwargs)
+        assert result.flags.f_contiguous == expected.flags.f_contiguous
+        assert result.flags.c_contiguous == expected.flags.c_contiguous

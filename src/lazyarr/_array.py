@@ -21,10 +21,12 @@ from one table (`_api/methods.py`) once the chapters are loaded.
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
 from . import _backend, _dtypes, _flush
+from ._errors import user_stacklevel
 from ._graph import Node, apply, leaf
 from ._views import Flags, Layout, compose, owner_probe, push_back, replay, steps_between
 
@@ -139,23 +141,41 @@ class Array:
     # errors that the shape or dtype decide are raised before computing anything.
     def __bool__(self) -> bool:
         if self.size != 1:
-            return bool(np.empty(self.shape, bool))  # NumPy's own ValueError
-        return bool(self._value("control"))
+            return bool(self._stand_in())  # NumPy's own ValueError
+        return bool(self._python_value())
 
     def __int__(self) -> int:
-        if self.size != 1 or _dtypes.is_complex(self.dtype):
-            return int(np.empty(self.shape, self.dtype))
-        return int(self._value("control"))
+        return self._convert(int)
 
     def __float__(self) -> float:
-        if self.size != 1 or _dtypes.is_complex(self.dtype):
-            return float(np.empty(self.shape, self.dtype))
-        return float(self._value("control"))
+        return self._convert(float)
 
     def __complex__(self) -> complex:
-        if self.size != 1:
-            return complex(np.empty(self.shape, self.dtype))
-        return complex(self._value("control"))
+        return self._convert(complex)
+
+    def _stand_in(self):
+        """An uninitialized NumPy array (or scalar) of this shape and dtype: NumPy's
+        errors for what the shape and dtype decide."""
+        stand_in = np.empty(self.shape, self.dtype)
+        return stand_in[()] if self._scalar else stand_in
+
+    def _convert(self, convert):
+        """int/float/complex as NumPy's: a NumPy scalar converts (a complex one to its
+        real part, with NumPy's ComplexWarning); an array only when 0-d and not complex."""
+        complex_ = _dtypes.is_complex(self.dtype)
+        if self.ndim != 0 or (not self._scalar and convert is not complex and complex_):
+            return convert(self._stand_in())
+        value = self._python_value()
+        if complex_ and convert is not complex:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
+            return convert(value.real)
+        return convert(value)
+
+    def _python_value(self):
+        """The computed value: a NumPy scalar for a handle that stands for one."""
+        value = self._value("control")
+        return value[()] if self._scalar else value
 
     def __index__(self) -> int:
         if self.ndim != 0 or not _dtypes.is_integer(self.dtype):

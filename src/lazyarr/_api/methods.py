@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from .. import _dispatch
+from .. import _dispatch, _dtypes
 from .._array import Array
 from . import elementwise as _ew
 from . import indexing as _idx
@@ -20,6 +20,7 @@ from . import reductions as _red
 from . import shapes as _shapes
 from . import sorting as _sorting
 from . import manipulation as _manip
+from .common import full_node
 
 
 def is_operand(value) -> bool:
@@ -30,8 +31,31 @@ def is_operand(value) -> bool:
 
 # ----- conversion and shape methods -----------------------------------------------
 
-def astype(self, dtype, copy: bool = True) -> Array:
-    result = _ew.astype(self, dtype)
+_ORDERS = ("C", "F", "A", "K", None)
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
+
+
+def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Array:
+    """`ndarray.astype`: NumPy's checks of `order` and `casting` (a cast the rule
+    forbids is its TypeError; "same_value" checks the values, so computes them)."""
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                         f"'unsafe', 'same_value' (got {casting!r})")
+    target = _dtypes.as_dtype(dtype)
+    if casting == "same_value":
+        np.asarray(self._value("control")).astype(target, casting="same_value")
+    elif not np.can_cast(self.dtype, target, casting):
+        raise TypeError(f"Cannot cast array data from {self.dtype!r} to {target!r} "
+                        f"according to the rule {casting!r}")
+    result = _ew.astype(self, target)
+    fortran = order == "F" or (order == "A" and self.ndim > 1 and self.flags.f_contiguous
+                               and not self.flags.c_contiguous)
+    if fortran and self.ndim > 1 and (copy or not self.flags.f_contiguous):
+        return result._copy_in("F")
+    if order == "C" and self.ndim > 1 and not copy and not self.flags.c_contiguous:
+        return result._copy_in("C")
     return Array(result._node, self._scalar) if copy and result is self else result
 
 
@@ -210,6 +234,27 @@ def _inplace(ufunc, name: str):
     return op
 
 
+def _equality(ufunc, answer: bool):
+    def op(self, other):
+        if is_operand(other):
+            return ufunc(self, other)
+        if not _is_plain_object(other):
+            return NotImplemented
+        # NumPy compares each element with a non-numeric object: all unequal. A NumPy
+        # scalar answers a string with np.bool_, other objects with a Python bool.
+        if self._scalar and not isinstance(other, (str, bytes)):
+            return answer
+        return Array(full_node(answer, self.shape, np.dtype(bool)))
+    return op
+
+
+def _is_plain_object(value) -> bool:
+    """A str, bytes, None or object that no array protocol claims."""
+    return not builtins.any(hasattr(type(value), name) for name in
+                   ("__array__", "__array_ufunc__", "__array_function__",
+                    "__array_interface__", "__array_namespace__"))
+
+
 def install(cls=Array) -> None:
     """Attach the table to `cls`, naming each function after its attribute."""
     for name, fn in METHODS.items():
@@ -225,6 +270,8 @@ def install(cls=Array) -> None:
         setattr(cls, f"__i{name}__", _inplace(ufunc, ufunc_name))
     for name, ufunc_name in COMPARISONS.items():
         setattr(cls, f"__{name}__", _forward(getattr(_ew, ufunc_name)))
+    cls.__eq__ = _equality(_ew.equal, False)
+    cls.__ne__ = _equality(_ew.not_equal, True)
 
 
 install()
