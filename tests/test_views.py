@@ -297,3 +297,45 @@ def test_copy_module_copies():
     d = copy.deepcopy(v)
     d[0] = 20
     assert x.tolist() == [0.0, 1.0, 2.0, 3.0] and c.flags.owndata
+
+
+@pytest.mark.parametrize("view", [lambda s: s[None], lambda s: s[...], lambda s: s.ravel(),
+                                  lambda s: s.reshape(1), lambda s: s.reshape(()),
+                                  lambda s: s.view()])
+def test_views_of_numpy_scalar_results_are_new_writable_arrays(view):
+    """Fuzzer class 2: `s = a.sum(); v = s[None]; v[...] = 7` is accepted and leaves
+    `s` alone, as NumPy's scalar has no buffer to share."""
+    for module in (np, la):
+        s = module.array([1.0, 2.0]).sum()
+        v = view(s)
+        assert v.flags.writeable == (not isinstance(v, np.generic) and
+                                     not (isinstance(v, la.Array) and v._scalar))
+        if v.flags.writeable:
+            v[...] = 7
+            v += 1
+            assert float(s) == 3.0 and np.asarray(v).ravel()[0] == 8
+
+
+@pytest.mark.parametrize("make", [lambda m, a: m.imag(a), lambda m, a: a.imag,
+                                  lambda m, a: m.diagonal(a), lambda m, a: a.diagonal(),
+                                  lambda m, a: m.diag(a), lambda m, a: a.view()])
+@pytest.mark.parametrize("dtype", ["float64", "uint8", "complex128"])
+def test_function_views_have_numpys_writeable_flag(make, dtype):
+    """Fuzzer class 5: np.imag of a real array and np.diagonal/np.diag of a 2-d one are
+    read-only as in NumPy; a write into them raises NumPy's ValueError."""
+    host = np.arange(6, dtype=dtype).reshape(2, 3)
+    expected, actual = make(np, host.copy()), make(la, la.asarray(host))
+    assert actual.flags.writeable == expected.flags.writeable
+    check(lambda: expected, lambda: actual)
+    for target in (expected, actual):
+        try:
+            target[0] = 1
+            outcome = None
+        except ValueError:
+            outcome = ValueError
+        assert outcome is (None if expected.flags.writeable else ValueError)
+
+
+def test_imag_of_a_real_numpy_scalar_is_a_scalar():
+    check(lambda x: np.imag(x.astype(np.uint8).sum()),
+          lambda x: la.imag(x.astype(np.uint8).sum()), np.arange(3))

@@ -261,9 +261,10 @@ class Array:
         a view whose NumPy stand-in is `probe_fn(stand-in, shape)`. Where NumPy might
         copy instead (`may_copy`), the stand-in is made now: `probe_fn` raises
         ValueError for a copy. Otherwise it is made when first asked for."""
-        parent = self._layout_of()
-        if steps is None:
+        if steps is None or self._scalar:
+            # A NumPy scalar has no buffer to share: NumPy's result is a new array.
             return result
+        parent = self._layout_of()
         probe, recipe = None, (parent.probe, probe_fn, result.shape)
         if may_copy:
             try:

@@ -641,7 +641,11 @@ def imag(val):
     x = as_array(val)
     if _dtypes.is_complex(x.dtype):
         return wrap(apply("imag", x._node), x._scalar)
-    return zeros_like(x)
+    # NumPy: zeros, read-only, and a NumPy scalar's imag is a scalar.
+    zeros = wrap(full_node(0, x.shape, x.dtype), x._scalar)
+    if not x._scalar:
+        zeros.flags.writeable = False
+    return zeros
 
 
 @export

@@ -59,6 +59,15 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> A
     return Array(result._node, self._scalar) if copy and result is self else result
 
 
+def view(self, dtype=None, type=None) -> Array:
+    """`ndarray.view()`: a new handle on the same data (its base is this array's owner).
+    Reinterpreting the bytes as another dtype is not supported lazily."""
+    if type is not None or dtype is not None and _dtypes.as_dtype(dtype) != self.dtype:
+        raise NotImplementedError("lazyarr: view() with another dtype or type is not "
+                                  "supported; use astype (a copy) instead")
+    return self._view_by(lambda x: x._node, lambda p, s: p.view())
+
+
 def reshape(self, *shape, order: str = "C") -> Array:
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
@@ -150,7 +159,7 @@ def imatmul(self, other):
 
 # name -> function taking the array first (properties are marked in PROPERTIES).
 METHODS = {
-    "astype": astype, "reshape": reshape, "transpose": transpose,
+    "astype": astype, "view": view, "reshape": reshape, "transpose": transpose,
     "ravel": lambda self, order="C": _shapes.ravel(self, order),
     "flatten": flatten,
     "squeeze": lambda self, axis=None: _shapes.squeeze(self, axis),

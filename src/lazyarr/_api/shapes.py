@@ -263,10 +263,9 @@ def diagonal_view(a, offset=0, axis1=0, axis2=1) -> Array:
 
 @export
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """NumPy's diagonal: the `offset` diagonal of the (axis1, axis2) planes, as a new
-    last axis after the remaining ones."""
-    x = as_array(a)
-    return wrap(diagonal_node(x, offset, axis1, axis2), False)
+    """NumPy's diagonal: the read-only view `ndarray.diagonal` of the `offset`
+    diagonal of the (axis1, axis2) planes, as a new last axis after the others."""
+    return diagonal_view(a, offset, axis1, axis2)
 
 
 # ----- broadcasting ---------------------------------------------------------------
