@@ -160,3 +160,21 @@ def test_empty_mask_axes_match_any_length(mask_shape):
     key = mask if mask.ndim == 2 else (slice(None), mask)
     check(lambda x: x[key], lambda x: x[key], a)
     check(np_setitem, la_setitem, a, key, 5.0)
+
+
+@pytest.mark.parametrize("start", [-9, -5, -4, -3, -1, 0, 2, 3, 5, None])
+@pytest.mark.parametrize("stop", [-9, -4, -1, 0, 2, 5, None])
+@pytest.mark.parametrize("stride", [-3, -1, 1, 2])
+def test_slices_with_out_of_range_bounds_read_and_write_as_numpy(start, stop, stride):
+    """Fuzzer class 4: np.arange(3)[-5::-1] is empty (it was [2 1 0] on XLA and broke
+    the numpy backend's rule check); writes through such views change nothing."""
+    key = slice(start, stop, stride)
+    check(lambda x: x[key], lambda x: x[key], np.arange(3.0))
+    check(lambda x: x[key, ::-1], lambda x: x[key, ::-1], np.arange(12).reshape(3, 4))
+
+    def write(module, host):
+        x = module.asarray(host.copy()) + 0
+        view = x[key]
+        view[...] = -1
+        return x
+    check(lambda h: write(np, h), lambda h: write(la, h), np.arange(4))

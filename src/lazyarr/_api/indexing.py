@@ -178,6 +178,11 @@ def _basic_steps(x: Array, entries):
             reshaped = True
         else:
             start, stop, stride = payload.indices(n)
+            if not range(start, stop, stride):
+                # An empty slice selects nothing: as (0, 0, 1), so that no -1 ("before
+                # the first" for a negative step) reaches the slice primitive, which
+                # reads a negative bound from the end (x[-5::-1] of 3 is empty).
+                start, stop, stride = 0, 0, 1
             starts.append(start), stops.append(stop), steps.append(stride)
             out_shape.append(len(range(start, stop, stride)))
             probe_key.append(slice(start, None if stop < 0 else stop, stride))
