@@ -255,3 +255,20 @@ def test_numpy_ufunc_into_a_numpy_out_runs_through_the_counted_fallback():
         np.add(x, 1, out=target)
     assert target.tolist() == [1.0, 2.0, 3.0]
     assert la.stats()["fallbacks"]["add"] >= 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.where(a > 1, a, -3), lambda m, a: m.where(a > 1, a, 300),
+    lambda m, a: m.where(a > 1, -3, a), lambda m, a: m.where(a > 1, a, 2**64),
+    lambda m, a: m.where(a > 1, 2**63, 3), lambda m, a: m.where(a > 1, a, 2.5),
+    lambda m, a: m.clip(a, -1, 3), lambda m, a: m.clip(a, 0, 300),
+    lambda m, a: m.clip(a, -1000, 1000), lambda m, a: m.clip(a, -1, 2**64),
+    lambda m, a: m.clip(a, 2**70, None), lambda m, a: m.clip(a, -1000, -999),
+    lambda m, a: m.clip(a, 300, 400), lambda m, a: a.clip(-1, 3),
+    lambda m, a: m.clip(a, 1.5, 3), lambda m, a: m.maximum(a, -3)])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint32", "int64", "uint64"])
+def test_python_int_bounds_and_choices_are_numpys(call, dtype):
+    """Fuzzer class 3: Python ints outside the dtype in where (converted through a C
+    integer, unsafely) and clip (a bound beyond the dtype on its own side is dropped)."""
+    host = np.array([0, 2, 100], dtype=dtype)
+    check(lambda a: call(np, a), lambda a: call(la, a), host)

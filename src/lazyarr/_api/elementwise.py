@@ -695,6 +695,14 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
     a_min = min if a_min is None else a_min
     a_max = max if a_max is None else a_max
     x = as_array(a)
+    if _dtypes.is_integer(x.dtype):
+        # NumPy 2 drops a Python int bound beyond the dtype's range on its own side
+        # (clip(uint32, -1, 3) is min(x, 3)); one beyond the other side is still an error.
+        info = np.iinfo(x.dtype)
+        if type(a_min) is builtins.int and a_min < info.min:
+            a_min = None
+        if type(a_max) is builtins.int and a_max > info.max:
+            a_max = None
     result = x
     if a_min is not None:
         result = maximum(result, a_min)
@@ -705,11 +713,23 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
     return _write_out("clip", (result,), out, True)[0]
 
 
+def _where_input(value, dtype):
+    """NumPy's where converts a Python int through a C integer and casts it unsafely to
+    the result dtype (np.where(u8 > 1, u8, -3) holds 253); one beyond 64 bits is its
+    OverflowError."""
+    if type(value) is builtins.int and _dtypes.is_integer(dtype):
+        if not -2**63 <= value < 2**64:
+            raise OverflowError("Python int too large to convert to C long")
+        host = np.array(value, np.int64 if value < 2**63 else np.uint64)
+        return scalar_node(host.astype(dtype), dtype)
+    return _input_node(value, dtype, "where")
+
+
 def where_(condition, x, y):
     cond = _astype(as_array(condition), np.bool_)
     xs = [_operand(v, "where") for v in (x, y)]
     dtype = _dtypes.result_type(*xs)
-    nodes = [_input_node(v, dtype, "where") for v in xs]
+    nodes = [_where_input(v, dtype) for v in xs]
     return wrap(apply("select", cond._node, *nodes))
 
 
