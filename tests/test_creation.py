@@ -200,3 +200,20 @@ def test_asarray_copy_false():
     assert la.asarray(lazy, copy=False) is lazy
     with pytest.raises(ValueError):
         la.asarray(lazy, dtype="f4", copy=False)
+
+
+@pytest.mark.parametrize("value", [300, -1, 2**63, 2**64, 2**100, 1j, float("nan"), 1e300,
+                                   True, -2**63])
+@pytest.mark.parametrize("dtype", ["uint8", "int64", "uint64", "float32", "float16", "bool",
+                                   "complex64"])
+def test_full_converts_python_scalars_as_numpy(value, dtype):
+    """Fuzzer: np.full((2,), 2**64, dtype=np.float32) is 1.8e19, not a TypeError; an int
+    the integer dtype cannot hold is NumPy's OverflowError."""
+    check(np.full, la.full, (2, 3), value, dtype=dtype)
+
+
+@pytest.mark.parametrize("func", ["tril", "triu"])
+def test_triangles_of_0d_raise_numpys_type_error(func):
+    check_function(func, np.array(1.5))
+    check(lambda x: getattr(np, func)(x.sum()), lambda x: getattr(la, func)(x.sum()),
+          np.ones(3))

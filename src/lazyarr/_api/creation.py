@@ -83,7 +83,12 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         value = as_array(fill_value)
         value = astype(value, dtype) if dtype is not None else value
         return wrap(apply("broadcast_to", value._node, shape=shape), False)
-    value = np.asarray(fill_value)
+    if dtype is not None and type(fill_value) in (bool, int, float, complex):
+        # NumPy's own conversion of a Python scalar into `dtype` (its OverflowError for
+        # an int the dtype cannot hold; 2**64 as a float32 is fine).
+        value = np.full((), fill_value, _dtypes.as_dtype(dtype))
+    else:
+        value = np.asarray(fill_value)
     dt = _dtypes.as_dtype(dtype) if dtype is not None else value.dtype
     if not (_dtypes.is_numeric(dt) and _dtypes.is_numeric(value.dtype)):
         raise TypeError(f"full: lazyarr supports bool and numeric dtypes, not {value.dtype} "
@@ -270,7 +275,8 @@ def identity(n, dtype=None, *, like=None):
 def _triangle(m, k: int, lower: bool, func: str) -> Array:
     x = as_array(m)
     if x.ndim == 0:
-        raise ValueError(f"{func}: input must be at least 1-d")
+        # NumPy's type: its tril/triu call tri(*shape[-2:]), which a 0-d shape fails
+        raise TypeError(f"{func}: input must be at least 1-d")
     n, cols = (x.shape[-1], x.shape[-1]) if x.ndim == 1 else x.shape[-2:]
     mask = _tri_mask(n, cols, k if lower else k - 1)
     zero = full((), 0, x.dtype)
