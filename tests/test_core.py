@@ -518,3 +518,16 @@ def test_astype_casting_and_order_are_numpys(kwargs, dtype):
         expected = host.astype(dtype, **kwargs)
         assert result.flags.f_contiguous == expected.flags.f_contiguous
         assert result.flags.c_contiguous == expected.flags.c_contiguous
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/=", "**=", "//=", "&="])
+@pytest.mark.parametrize("other", [np.ones((2, 2)), np.ones((2,), np.int8), np.zeros((2, 0))])
+def test_in_place_operators_check_the_cast_before_the_shapes(op, other):
+    """Fuzzer class 7: `a += np.ones((2, 2))` into a shape-(3,) int array is NumPy's
+    UFuncTypeError (the cast is checked first), not the broadcast ValueError."""
+    def run(module, host):
+        a = module.asarray(host.copy())
+        b = module.asarray(other)
+        exec(f"a {op} b")
+        return a
+    check(lambda h: run(np, h), lambda h: run(la, h), np.arange(3))

@@ -11,7 +11,7 @@ import builtins
 import numpy as np
 
 from .. import _dispatch, _dtypes
-from .._array import Array
+from .._array import Array, _raise_numpys_output_casting_error
 from . import elementwise as _ew
 from . import indexing as _idx
 from . import linalg as _linalg
@@ -237,10 +237,29 @@ def _reflected(ufunc):
 
 def _inplace(ufunc, name: str):
     def op(self, other):
-        result = ufunc(self, other)
+        try:
+            result = ufunc(self, other)
+        except ValueError:  # NumPy checks the output cast before the shapes
+            _check_output_cast(name, self, other)
+            raise
         # A NumPy scalar is immutable: `s += 1` binds `s` to a new scalar.
         return result if self._scalar else self._rebind(result, name)
     return op
+
+
+def _check_output_cast(name: str, target: Array, other) -> None:
+    """NumPy's UFuncTypeError when `target op= other` cannot cast its result back."""
+    if type(other) in (builtins.bool, builtins.int, builtins.float, builtins.complex):
+        stand_in = other
+    else:
+        stand_in = np.zeros((), getattr(other, "dtype", None) or np.asarray(other).dtype)
+    with np.errstate(all="ignore"):
+        try:
+            result = getattr(np, name)(np.zeros((), target.dtype), stand_in)
+        except (TypeError, OverflowError):
+            return
+    if not np.can_cast(result.dtype, target.dtype, "same_kind"):
+        _raise_numpys_output_casting_error(name, result.dtype, target.dtype)
 
 
 def _equality(ufunc, answer: bool):
