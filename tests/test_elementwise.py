@@ -272,3 +272,11 @@ def test_python_int_bounds_and_choices_are_numpys(call, dtype):
     integer, unsafely) and clip (a bound beyond the dtype on its own side is dropped)."""
     host = np.array([0, 2, 100], dtype=dtype)
     check(lambda a: call(np, a), lambda a: call(la, a), host)
+
+
+def test_clip_promotes_over_all_three_operands():
+    """np.clip(int64, 2**64, 3.0) is float64: the bounds' dtype decides (found by the
+    fuzzer)."""
+    check(lambda a: np.clip(a, 2**64, 3.0), lambda a: la.clip(a, 2**64, 3.0), np.arange(3))
+    check(lambda a: np.clip(a, -2**70, 2.5), lambda a: la.clip(a, -2**70, 2.5),
+          np.arange(3, dtype=np.uint8))

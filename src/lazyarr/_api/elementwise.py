@@ -695,14 +695,18 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
     a_min = min if a_min is None else a_min
     a_max = max if a_max is None else a_max
     x = as_array(a)
-    if _dtypes.is_integer(x.dtype):
+    bounds = [b for b in (a_min, a_max) if b is not None]
+    dtype = _dtypes.result_type(x, *[b if type(b) in _WEAK else as_array(b) for b in bounds])
+    if _dtypes.is_integer(dtype):
         # NumPy 2 drops a Python int bound beyond the dtype's range on its own side
         # (clip(uint32, -1, 3) is min(x, 3)); one beyond the other side is still an error.
-        info = np.iinfo(x.dtype)
+        info = np.iinfo(dtype)
         if type(a_min) is builtins.int and a_min < info.min:
             a_min = None
         if type(a_max) is builtins.int and a_max > info.max:
             a_max = None
+    elif _dtypes.is_inexact(dtype):  # the three operands' dtype decides: 2**64 is a float
+        a_min, a_max = (float(b) if type(b) is builtins.int else b for b in (a_min, a_max))
     result = x
     if a_min is not None:
         result = maximum(result, a_min)
