@@ -68,11 +68,22 @@ def _examples(test, count: int):
         test._hypothesis_internal_use_settings = current
 
 
+TIER = os.environ.get("LAZYARR_TEST_TIER", "compile")
+
+
 @pytest.fixture(params=BACKENDS, autouse=True)
-def backend(request):
+def backend(request, monkeypatch):
     count = int(os.environ.get("LAZYARR_EXAMPLES", _EXAMPLES.get(request.param, 10)))
+    monkeypatch.setenv("LAZYARR_TIER", TIER)
     with lazyarr.use_backend(request.param), _examples(request.function, count):
         yield request.param
+
+
+@pytest.fixture
+def compile_tier(monkeypatch):
+    """For tests of what compiling does (compiles, caches, compile logs): every program
+    is compiled before it runs, whatever tier the suite forces."""
+    monkeypatch.setenv("LAZYARR_TIER", "compile")
 
 
 @pytest.fixture

@@ -86,7 +86,7 @@ def test_long_chain_materializes_without_recursion_error(monkeypatch, backend):
     np.testing.assert_array_equal(np.asarray(x), np.full(3, 100_000.0))
 
 
-def test_long_loops_are_cut_into_repeating_programs():
+def test_long_loops_are_cut_into_repeating_programs(compile_tier):
     x = la.asarray(np.linspace(-1, 1, 5))
     expected = np.linspace(-1, 1, 5)
     la.reset_stats()

@@ -52,7 +52,7 @@ def events(caplog, category):
             if r.name == "lazyarr" and getattr(r, "lazyarr_event", None) == category]
 
 
-def test_a_flush_is_logged_and_counted_at_its_line(caplog, backend):
+def test_a_flush_is_logged_and_counted_at_its_line(caplog, backend, compile_tier):
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("flush")
     x = la.asarray(numpy.arange(7.0))
@@ -83,7 +83,7 @@ def test_only_the_categories_asked_for_are_logged(caplog):
     assert _observe.log_categories() == _observe.CATEGORIES
 
 
-def test_a_new_shape_recompiles_and_is_named_as_the_reason(caplog, backend):
+def test_a_new_shape_recompiles_and_is_named_as_the_reason(caplog, backend, compile_tier):
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("compile")
     line = here() + 3
@@ -183,7 +183,7 @@ def test_a_size_cut_is_logged_as_a_cut(caplog, monkeypatch):
     assert la.stats()["lines"][site(line)]["flushes"] == {"size": 1}
 
 
-def test_host_transfers_are_counted_per_line(caplog, backend):
+def test_host_transfers_are_counted_per_line(caplog, backend, compile_tier):
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("transfer")
     y = la.asarray(numpy.ones(6)) + 1
@@ -196,7 +196,7 @@ def test_host_transfers_are_counted_per_line(caplog, backend):
     assert len(events(caplog, "transfer")) == expected
 
 
-def test_a_long_compile_warns_once_with_the_line_and_program_size(caplog, backend):
+def test_a_long_compile_warns_once_with_the_line_and_program_size(caplog, backend, compile_tier):
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log(None, long_compile_seconds=1e-9)
     line = here() + 1
@@ -250,7 +250,7 @@ def test_report_prints_the_lines_that_cost_most(capsys):
                                                        "transfer was recorded")
 
 
-def test_explain_lists_the_pending_graph_and_its_program(backend):
+def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     x = la.asarray(numpy.arange(8.0))
     line = here() + 1
     a = x * 0.75
@@ -315,7 +315,7 @@ def _run(args, backend, **env):
                           text=True, env=environment, timeout=300)
 
 
-def test_runner_summary_and_log(tmp_path, backend):
+def test_runner_summary_and_log(tmp_path, backend, compile_tier):
     script = tmp_path / "slow.py"
     script.write_text(textwrap.dedent("""\
         import numpy as np

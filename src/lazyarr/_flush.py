@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
+import threading
 import time
 import weakref
 from collections import Counter
@@ -19,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _backend, _observe
+from . import _backend, _observe, _tiers
 from .backend_api import Instruction, Program
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
@@ -269,12 +270,17 @@ def stats() -> dict:
     memory and on disk), compile and run seconds, fallbacks by function, and under
     "lines", per user line ("file:line"): flushes by cause, seconds, compiles, compile
     seconds, recompile reasons, fallbacks and host transfers."""
-    return STATS.as_dict()
+    result = STATS.as_dict()
+    for name in _tiers.COUNTERS:
+        result.setdefault(name, 0)
+    result["tier_failures"] = list(_tiers.FAILURES)  # background compiles that failed
+    return result
 
 
 def reset_stats() -> None:
     global STATS
     STATS = Stats()
+    _tiers.FAILURES.clear()
 
 
 # ---------------------------------------------------------------------------------
@@ -301,9 +307,19 @@ def _host_view(node: Node) -> bool:
     return True
 
 
+# One flush at a time: the group registries, the cut point, the slice table and the
+# counters are shared by every thread (re-entrant: a cut flushes inside a flush).
+_flush_lock = threading.RLock()
+
+
 def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     """Compute every pending node in `nodes` (and, with `share`, every live array that
     shares pending work with them)."""
+    with _flush_lock:
+        _evaluate(nodes, cause, share)
+
+
+def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     requested = [n for n in nodes if not n.is_computed and not _host_view(n)]
     if not requested:
         return
@@ -322,7 +338,7 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     start = time.perf_counter()
-    results, ran = backend.run(program, inputs, owned or frozenset())
+    results, ran = _tiers.run(backend, program, inputs, owned or frozenset(), STATS)
     seconds = time.perf_counter() - start
     STATS.flush_seconds += seconds
     events.update(ran.counts())
@@ -359,7 +375,10 @@ def _sole_owner_inputs(order: list[Node], inputs: list) -> frozenset[int]:
     return frozenset(owned)
 
 
-_last_cut: tuple | None = None  # the local signature of the node the last cut was made at
+# The local signature of the node the last cut was made at: the main thread's here,
+# other threads' in `_cuts` (each thread's loops cut at their own repeating points).
+_last_cut: tuple | None = None
+_cuts = threading.local()
 
 
 def _local_signature(node: Node, levels: int = 3) -> tuple:
@@ -404,8 +423,13 @@ def bound(node: Node) -> None:
     signature = _local_signature(node)
     forced = (_over(node.depth, MAX_PENDING_DEPTH, 2) or _over(group.nodes, MAX_PENDING_NODES, 2)
               or _over(behind, MAX_PENDING_BYTES, 2))
-    if _last_cut is None or signature == _last_cut or forced:
-        _last_cut = signature
+    main = threading.current_thread() is threading.main_thread()
+    last = _last_cut if main else getattr(_cuts, "signature", None)
+    if last is None or signature == last or forced:
+        if main:
+            _last_cut = signature
+        else:
+            _cuts.signature = signature
         evaluate([node], "size")
 
 

@@ -18,9 +18,11 @@ pytestmark = pytest.mark.skipif("xla" not in _backend.available(), reason="jax n
 
 
 @pytest.fixture(autouse=True)
-def backend():
-    """These tests are about the XLA backend itself: they run on it alone."""
+def backend(monkeypatch):
+    """These tests are about the XLA backend itself: they run on it alone, every program
+    compiled (lazyarr's tiers would interpret programs seen once; see test_tiers)."""
     pytest.importorskip("jax")
+    monkeypatch.setenv("LAZYARR_TIER", "compile")
     with np.use_backend("xla"):
         np.reset_stats()
         yield "xla"

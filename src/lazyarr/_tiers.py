@@ -1,0 +1,211 @@
+"""Tiered execution: where each flush's program runs (DESIGN: "Tiered execution").
+
+On the CPU a program first runs on the NumPy interpreter (the reference backend
+running the `Program` instruction by instruction: nothing to compile, so a program
+seen once, such as a step of a loop whose shapes shrink, never waits for XLA). A
+program whose structure repeats (seen `HOT` times) or whose interpreted run took at
+least `LONG_RUN_S` is compiled by the backend on a background thread while the
+interpreter keeps running it; once the executable is ready, later runs use it. The
+engine keeps measuring: where the compiled program is slower than the interpreter
+was for the same structure (`SLOWER` times its best, over `TRIALS` runs), it goes back
+to interpreting. A program already compiled (memory) or found in the disk cache runs
+compiled at once. A background compile that fails leaves the program on the
+interpreter and is counted once in `stats()` ("compile_failures", with its line and
+message under "tier_failures").
+
+On an accelerator, or with a backend that does not compile, the backend runs every
+program itself. `LAZYARR_TIER=interpret|compile|auto` (read at every flush) forces the
+interpreter, forces compiling before the first run (the behaviour without tiers), or
+lets this policy choose (the default).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from . import _backend
+from .backend_api import Events, RunResult
+
+TIERS = ("interpret", "compile", "auto")
+HOT = 2             # runs of one structure before it is compiled
+LONG_RUN_S = 0.05   # an interpreted run this long is worth compiling at once
+SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
+TRIALS = 3          # compiled runs measured before that comparison
+MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
+# What stats() reports of the tiers: runs per tier, compiles started in the background
+# (their compiles and seconds count in "compiles" and "background_compile_seconds"),
+# their failures, and structures sent back to the interpreter.
+COUNTERS = ("interpreted_runs", "compiled_runs", "background_compiles",
+            "background_compile_seconds", "compile_failures", "tier_returns_to_interpreter")
+
+
+def tier() -> str:
+    """The forced tier, from LAZYARR_TIER ("auto" when unset); ValueError otherwise."""
+    value = os.environ.get("LAZYARR_TIER", "auto").strip().lower() or "auto"
+    if value not in TIERS:
+        raise ValueError(f"LAZYARR_TIER must be one of {', '.join(TIERS)}, not {value!r}")
+    return value
+
+
+@dataclass
+class State:
+    """What the policy knows about one program structure (key and signature)."""
+    runs: int = 0
+    interpreted_best: float = float("inf")
+    compiled_times: list = field(default_factory=list)
+    looked_up: bool = False       # the disk cache was asked once
+    compiled: object = None       # the backend's Compiled, once ready
+    future: Future | None = None  # a background compile under way
+    failed: bool = False          # its compile failed: interpret for good
+    slower: bool = False          # compiled measured slower: interpret for good
+
+
+class Policy:
+    """The decisions alone, on a `State` (no backend, no clock): unit-testable."""
+
+    @staticmethod
+    def use_compiled(state: State) -> bool:
+        return state.compiled is not None and not state.slower
+
+    @staticmethod
+    def start_compile(state: State, interpreted_seconds: float) -> bool:
+        """After an interpreted run: whether to start compiling in the background."""
+        if state.failed or state.slower or state.compiled is not None or state.future:
+            return False
+        return state.runs >= HOT or interpreted_seconds >= LONG_RUN_S
+
+    @staticmethod
+    def after_compiled_run(state: State, seconds: float) -> None:
+        """Record a compiled run; past `TRIALS` runs, go back to interpreting if the
+        compiled program is slower than the interpreter's best."""
+        times = state.compiled_times
+        if len(times) < TRIALS:
+            times.append(seconds)
+            if len(times) == TRIALS and min(times) > SLOWER * state.interpreted_best:
+                state.slower = True
+
+
+_states: dict[tuple, State] = {}
+_lock = threading.RLock()  # guards _states and each State's fields
+_pool: ThreadPoolExecutor | None = None
+FAILURES: list[str] = []   # background compile failures, one line each
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lazyarr-compile")
+        return _pool
+
+
+def interpreter():
+    return _backend.load("numpy")
+
+
+def interprets_first(backend) -> bool:
+    """Whether the tiers apply: a compiling backend running on the CPU."""
+    return getattr(backend, "compiles", False) and backend.device == "cpu"
+
+
+def run(backend, program, inputs, owned, stats) -> RunResult:
+    """Run `program` on the tier the policy picks; `stats` (the scheduler's Stats) gets
+    the tier counters. Raises what the program raises, on either tier."""
+    forced = tier()
+    if forced == "compile" or not interprets_first(backend):
+        return backend.run(program, inputs, owned)
+    if forced == "interpret":
+        return _interpret(program, inputs, stats)
+    signature = backend.signature(program, inputs, owned)
+    key = (program.key, signature)
+    with _lock:
+        state = _states.get(key)
+        if state is None:
+            if len(_states) >= MAX_STATES:
+                _states.clear()
+            state = _states[key] = State()
+        state.runs += 1
+        _adopt(state, stats)
+        compiled = state.compiled if Policy.use_compiled(state) else None
+        ask_disk = compiled is None and not state.looked_up and not state.failed
+        state.looked_up = True
+    events = Events()
+    if ask_disk:  # a program compiled in an earlier process runs compiled at once
+        found, events = backend.lookup(program, signature, disk=True)
+        if found is not None:
+            with _lock:
+                state.compiled = compiled = found
+    if compiled is not None:
+        start = time.perf_counter()
+        outputs, ran = compiled.run(inputs)
+        with _lock:
+            Policy.after_compiled_run(state, time.perf_counter() - start)
+            if state.slower:
+                stats.backend_events["tier_returns_to_interpreter"] += 1
+        stats.backend_events["compiled_runs"] += 1
+        return RunResult(outputs, events.add(ran))
+    start = time.perf_counter()
+    result = _interpret(program, inputs, stats)
+    seconds = time.perf_counter() - start
+    with _lock:
+        state.interpreted_best = min(state.interpreted_best, seconds)
+        if Policy.start_compile(state, seconds):
+            state.future = _executor().submit(backend.compile, program, signature)
+            state.future.site = _site(program)
+            stats.backend_events["background_compiles"] += 1
+    return RunResult(result.outputs, events.add(result.events))
+
+
+def _interpret(program, inputs, stats) -> RunResult:
+    stats.backend_events["interpreted_runs"] += 1
+    return interpreter().run(program, inputs)
+
+
+def _adopt(state: State, stats) -> None:
+    """Take a finished background compile's executable (or its failure) into `state`;
+    its events are counted here, on the flushing thread."""
+    future = state.future
+    if future is None or not future.done():
+        return
+    state.future = None
+    try:
+        compiled = future.result()
+    except BaseException as exc:  # noqa: BLE001  (a failed compile must never crash a flush)
+        state.failed = True
+        stats.backend_events["compile_failures"] += 1
+        FAILURES.append(f"{future.site}: {type(exc).__name__}: {str(exc).splitlines()[0]}"
+                        if str(exc) else f"{future.site}: {type(exc).__name__}")
+        return
+    state.compiled = compiled
+    made = getattr(compiled, "events", None)
+    if made is not None:
+        stats.backend_events["compiles"] += made.compiles
+        stats.backend_events["background_compile_seconds"] += made.compile_seconds
+
+
+def _site(program) -> str:
+    """The user's line of the program's last instruction, for failure reports."""
+    for site in reversed(program.sites or ()):
+        if site:
+            return f"{site[0]}:{site[1]}"
+    return "<unknown line>"
+
+
+def wait() -> None:
+    """Block until the background compiles submitted so far have finished (tests)."""
+    with _lock:
+        pool = _pool
+    if pool is not None:
+        pool.submit(lambda: None).result()
+
+
+def reset() -> None:
+    """Forget every structure's state (tests): the next flushes start from scratch."""
+    wait()
+    with _lock:
+        _states.clear()
+        FAILURES.clear()

@@ -1,0 +1,191 @@
+"""Tiered execution (lazyarr._tiers): the policy's decisions, what the auto tier runs
+where on XLA's CPU backend, background compiles and their failures, the disk cache,
+LAZYARR_TIER, and two threads flushing at once."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy
+import pytest
+
+import lazyarr as la
+from lazyarr import _backend, _flush, _tiers
+from lazyarr._tiers import Policy, State
+
+
+def test_policy_compiles_what_repeats_or_runs_long():
+    state = State(runs=1)
+    assert not Policy.start_compile(state, 0.001)
+    assert Policy.start_compile(state, _tiers.LONG_RUN_S)
+    state.runs = _tiers.HOT
+    assert Policy.start_compile(state, 0.001)
+    for blocked in (State(runs=9, failed=True), State(runs=9, slower=True),
+                    State(runs=9, compiled=object())):
+        assert not Policy.start_compile(blocked, 1.0)
+
+
+def test_policy_goes_back_to_the_interpreter_where_compiled_is_slower():
+    fast, slow = State(interpreted_best=1.0, compiled=object()), State(interpreted_best=1.0,
+                                                                       compiled=object())
+    for _ in range(_tiers.TRIALS):
+        assert Policy.use_compiled(fast) and Policy.use_compiled(slow)
+        Policy.after_compiled_run(fast, 0.5)
+        Policy.after_compiled_run(slow, 2.0)
+    assert Policy.use_compiled(fast) and not Policy.use_compiled(slow)
+
+
+def test_the_tier_switch_is_checked(monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "fastest")
+    with pytest.raises(ValueError, match="LAZYARR_TIER"):
+        _tiers.tier()
+    for value in _tiers.TIERS:
+        monkeypatch.setenv("LAZYARR_TIER", value.upper())
+        assert _tiers.tier() == value
+
+
+@pytest.fixture
+def auto(backend, monkeypatch):
+    """The auto tier on XLA's CPU device, from a clean slate."""
+    if backend != "xla" or not _tiers.interprets_first(_backend.current()):
+        pytest.skip("tiers apply to a compiling backend on the CPU")
+    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    _tiers.reset()
+    la.reset_stats()
+    yield
+    _tiers.reset()
+
+
+def _step(x, k):
+    return float((la.tanh(x * k) + x).sum())
+
+
+def test_a_repeating_program_is_interpreted_then_compiled(auto, monkeypatch):
+    monkeypatch.setattr(_tiers, "SLOWER", float("inf"))  # keep it compiled (see below)
+    host = numpy.linspace(0.1, 1.0, 500)
+    x = la.asarray(host)
+    expected = [float((numpy.tanh(host * k) + host).sum()) for k in range(12)]
+    got = [_step(x, k) for k in range(3)]
+    _tiers.wait()  # the compile started on the second run is ready
+    got += [_step(x, k) for k in range(3, 12)]
+    numpy.testing.assert_allclose(got, expected, rtol=1e-12)
+    stats = la.stats()
+    assert stats["interpreted_runs"] >= 2 and stats["background_compiles"] == 1
+    assert stats["compiles"] == 1 and stats["compiled_runs"] >= 8
+
+
+def test_programs_seen_once_are_never_compiled(auto):
+    """Gaussian elimination's shrinking slices: a new shape every step."""
+    host = numpy.random.default_rng(0).random((30, 30)) + 30 * numpy.eye(30)
+    a, b = la.asarray(host), host.copy()
+    for c in range(1, 30):
+        a[c:, c - 1:] = a[c:, c - 1:] - (a[c:, c - 1] / a[c - 1, c - 1])[:, None] * a[c - 1, c - 1:]
+        b[c:, c - 1:] = b[c:, c - 1:] - (b[c:, c - 1] / b[c - 1, c - 1])[:, None] * b[c - 1, c - 1:]
+        float(a[c, c])  # one flush per step
+    numpy.testing.assert_array_equal(numpy.asarray(a), b)
+    _tiers.wait()
+    assert la.stats()["compiles"] == 0 and la.stats()["interpreted_runs"] >= 29
+
+
+def test_a_failed_background_compile_stays_interpreted_and_is_reported_once(auto, monkeypatch):
+    backend = _backend.current()
+
+    def broken(program, signature):
+        raise RuntimeError("the compiler exploded")
+    monkeypatch.setattr(backend, "compile", broken)
+    host = numpy.linspace(0.0, 1.0, 100)
+    x = la.asarray(host)
+    line = sys._getframe().f_lineno + 2
+    for k in range(6):
+        value = float((x * k).sum())
+        _tiers.wait()
+        assert value == float((host * k).sum())
+    stats = la.stats()
+    assert stats["compile_failures"] == 1 and stats["background_compiles"] == 1
+    assert len(stats["tier_failures"]) == 1
+    failure = stats["tier_failures"][0]
+    assert f"{__file__}:{line}" in failure and "the compiler exploded" in failure
+
+
+def test_compiled_programs_slower_than_the_interpreter_go_back(auto, monkeypatch):
+    monkeypatch.setattr(_tiers, "SLOWER", 0.0)  # every compiled run counts as slower
+    x = la.asarray(numpy.arange(57.0))  # a shape no other test compiled in this process
+    for k in range(3):
+        float((x + k).sum())
+    _tiers.wait()
+    for k in range(3, 12):
+        value = float((x + k).sum())  # (not inside assert: pytest keeps its temporaries)
+        assert value == float((numpy.arange(57.0) + k).sum())
+    stats = la.stats()
+    assert stats["tier_returns_to_interpreter"] == 1
+    assert stats["compiled_runs"] == _tiers.TRIALS and stats["interpreted_runs"] >= 5
+
+
+def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
+    if backend != "xla":
+        pytest.skip("the disk cache is the XLA backend's")
+    script = textwrap.dedent("""
+        import numpy, lazyarr
+        from lazyarr import _tiers
+        x = lazyarr.asarray(numpy.linspace(0.0, 1.0, 100))
+        for k in range(3):
+            float((lazyarr.cos(x) * k).sum())
+        _tiers.wait()
+        s = lazyarr.stats()
+        print(s["interpreted_runs"], s["compiled_runs"], s["disk_cache_hits"])
+    """)
+    env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_TIER": "auto",
+           "LAZYARR_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return [int(v) for v in done.stdout.split()]
+    first, second = run(), run()
+    assert first[0] >= 2 and first[2] == 0
+    assert second == [0, 3, 1]
+
+
+@pytest.mark.parametrize("tier", ["interpret", "compile"])
+def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monkeypatch, tier):
+    # A forced tier: under "auto", which tier runs a program depends on when its
+    # compile finishes, and the tiers may differ in the last bits (docs/semantics.md).
+    monkeypatch.setenv("LAZYARR_TIER", tier)
+    rng = numpy.random.default_rng(0)
+    hosts = [rng.normal(size=(40, 40)) for _ in range(2)]
+
+    def work(host):
+        x, results = la.asarray(host), []
+        for i in range(40):
+            # (no matmul: BLAS may sum in another order when two threads call it)
+            x = 0.9 * x + 0.1 * la.tanh(x * x.T).sum(axis=0) / 40.0
+            results.append(float(x[i % 40].sum()))
+            results.append(x[i % 40:i % 40 + 3].mean())
+        return [float(r) for r in results], numpy.asarray(x)
+
+    def alone(host):  # from no cut point, as each new thread starts
+        monkeypatch.setattr(_flush, "_last_cut", None)
+        return work(host)
+    expected = [alone(h) for h in hosts]
+    got: dict = {}
+    errors = []
+
+    def thread(k):
+        try:
+            with la.use_backend(backend):  # a selection made by `with` is per thread
+                got[k] = work(hosts[k])
+        except BaseException as exc:  # noqa: BLE001  (reported below)
+            errors.append(exc)
+    threads = [threading.Thread(target=thread, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for k in range(2):
+        assert got[k][0] == expected[k][0]
+        numpy.testing.assert_array_equal(got[k][1], expected[k][1])
