@@ -26,8 +26,11 @@ settings.register_profile(
 settings.load_profile("ci")
 
 _chosen = os.environ.get("LAZYARR_TEST_BACKENDS", "")
-_wanted = (_chosen or "numpy,xla,example").split(",")
-BACKENDS = [name for name in _wanted if name in _backend.available()]
+# An entry may name a device as LAZYARR_BACKEND does: "xla:cpu*4" runs the tests of
+# backend "xla" on a mesh of four CPU devices (tests/test_multidevice_suite.py).
+_wanted = [entry.partition(":") for entry in (_chosen or "numpy,xla,example").split(",")]
+_OPTIONS = {name: {"device": device} for name, _, device in _wanted if device}
+BACKENDS = [name for name, _, _ in _wanted if name in _backend.available()]
 _EXAMPLES = {"numpy": 40, "xla": 10, "example": 10}
 
 # A representative slice of the differential suite for the example backend: every kind
@@ -39,7 +42,7 @@ EXAMPLE_SLICE = {"test_core", "test_elementwise", "test_reductions", "test_index
 
 def pytest_collection_modifyitems(config, items):
     """Runs on the example backend outside its slice are deselected (unless chosen)."""
-    if "example" in _chosen.split(","):
+    if "example" in BACKENDS and _chosen:
         return
     kept, dropped = [], []
     for item in items:
@@ -75,7 +78,8 @@ TIER = os.environ.get("LAZYARR_TEST_TIER", "compile")
 def backend(request, monkeypatch):
     count = int(os.environ.get("LAZYARR_EXAMPLES", _EXAMPLES.get(request.param, 10)))
     monkeypatch.setenv("LAZYARR_TIER", TIER)
-    with lazyarr.use_backend(request.param), _examples(request.function, count):
+    with lazyarr.use_backend(request.param, **_OPTIONS.get(request.param, {})), \
+            _examples(request.function, count):
         yield request.param
 
 

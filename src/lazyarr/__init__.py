@@ -26,6 +26,8 @@ from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
 from . import testing  # noqa: F401  (lazyarr.testing)
 from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
+from ._placement import devices, replicate, shard  # noqa: F401  (several devices)
+from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
 
 __version__ = "0.1.0"
 

@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from . import _backend, _dtypes, _flush
+from . import _backend, _dtypes, _flush, _placement
 from ._errors import user_stacklevel
 from ._graph import Node, apply, leaf
 from ._views import Flags, Layout, compose, owner_probe, push_back, replay, steps_between
@@ -89,6 +89,11 @@ class Array:
     def device(self) -> str:
         """Where the array lives, or will be computed: "cpu" (as NumPy says), "gpu:0", ..."""
         return _backend.device_of(self._node)
+
+    @property
+    def sharding(self):
+        """How the computed buffer is split over the devices (see lazyarr.shard)."""
+        return _placement.sharding_of(self)
 
     def to_device(self, device, /, *, stream=None) -> "Array":
         """This array's values placed on `device` of the current backend (Array API).

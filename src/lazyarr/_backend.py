@@ -108,7 +108,8 @@ _lock = threading.Lock()
 
 def load(name: str, **options) -> Backend:
     """The backend `name` with `options` (e.g. device="gpu"), created once and reused."""
-    key = (name, tuple(sorted(options.items())))
+    key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                              for k, v in options.items())))
     with _lock:
         if key not in _instances:
             _instances[key] = _create(name, options)

@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _backend, _observe, _tiers
+from . import _backend, _observe, _placement, _tiers
 from .backend_api import Instruction, Program
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
@@ -298,9 +298,11 @@ def _host_view(node: Node) -> bool:
         node = node.inputs[0]
     value = node.value
     if type(value) is not np.ndarray:
-        if getattr(value, "device", None) is None or _backend.device_of(node) != "cpu":
+        # On the CPU: one device, or split over a mesh of CPU devices (gathered once).
+        if getattr(value, "device", None) is None or \
+                _backend.device_of(node).partition("*")[0] != "cpu":
             return False  # a device buffer elsewhere: reading it whole would be a copy
-        value = np.asarray(value)
+        value = _placement.host_array(value)
     for view in reversed(chain):
         value = view.op.ref(value, **dict(view.attrs))
         view.set_value(value)
@@ -463,4 +465,4 @@ def to_numpy(node: Node, cause: str) -> np.ndarray:
     if type(value) is not np.ndarray:  # a backend's buffer, copied to the host
         _observe.transferred(STATS, node.dtype.itemsize * math.prod(node.shape),
                              node.shape, node.dtype)
-    return np.asarray(value)
+    return _placement.host_array(value)

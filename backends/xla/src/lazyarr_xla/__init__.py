@@ -5,7 +5,13 @@ jax's public API (`jax.jit(...).lower(...).compile()`) and run on CPU, GPU or TP
 scoped `jax.enable_x64`), so the user's jax configuration is untouched.
 
 Compiled programs are cached twice: in memory for this process, and on disk (see
-`disk_cache`) for the next one. Both are keyed by the program's structure only.
+`disk_cache`) for the next one. Both are keyed by the program's structure and its
+signature (which inputs are host scalars, donations and, on several devices, the input
+shardings).
+
+`XlaBackend(devices="all")` (or a count, or a list) runs every program over a device
+mesh through XLA's SPMD partitioner: see `sharding` and docs/multi-device.md. With one
+device it is the single-device backend, with the same programs and cache keys.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, RunResult,
                                  check_result)
 
-from . import disk_cache
+from . import disk_cache, sharding
 from .lowering import convert, lower, prepare
 
 
@@ -52,6 +58,15 @@ class Signature(NamedTuple):
     donated: tuple[int, ...]
 
 
+class ShardedSignature(NamedTuple):
+    """A signature on a device mesh: also each input's sharding spec (None for a host
+    scalar) and the mesh (platform, device ids)."""
+    scalars: tuple[tuple[int, str], ...]
+    donated: tuple[int, ...]
+    shardings: tuple
+    mesh: tuple
+
+
 class Packing:
     """How a program's inputs are passed: arrays one by one, and host scalars (the
     Python and NumPy scalars of an expression, 0-d runtime inputs) packed into one
@@ -71,9 +86,13 @@ class Packing:
         return tuple((i, x.dtype.str) for i, x in enumerate(inputs)
                      if type(x) is np.ndarray and x.ndim == 0)
 
-    def pack(self, inputs: Sequence, placed) -> list:
-        return ([placed(inputs[i]) for i in self.arrays] +
-                [np.array([inputs[i] for i in group], dtype) for dtype, group in self.scalars])
+    def pack(self, inputs: Sequence, placed, placed_scalars=None) -> list:
+        """`placed(value, position)` places each array input; `placed_scalars` the
+        packed scalar vectors (kept on the host when None)."""
+        vectors = [np.array([inputs[i] for i in group], dtype) for dtype, group in self.scalars]
+        if placed_scalars is not None:
+            vectors = [placed_scalars(v) for v in vectors]
+        return [placed(inputs[i], i) for i in self.arrays] + vectors
 
     def unpack(self, args: Sequence, n_inputs: int) -> list:
         slots = [None] * n_inputs
@@ -84,8 +103,11 @@ class Packing:
                 slots[i] = vector[k]
         return slots
 
-    def specs(self, input_specs, placement) -> list:
-        return ([jax.ShapeDtypeStruct(*input_specs[i], sharding=placement) for i in self.arrays] +
+    def specs(self, input_specs, placement, array_shardings=None) -> list:
+        """Abstract inputs: each array with its sharding (`array_shardings`, by input
+        position, else `placement`), the scalar vectors with `placement`."""
+        return ([jax.ShapeDtypeStruct(*input_specs[i], sharding=placement if array_shardings
+                                      is None else array_shardings[i]) for i in self.arrays] +
                 [jax.ShapeDtypeStruct((len(group),), dtype, sharding=placement)
                  for dtype, group in self.scalars])
 
@@ -152,6 +174,13 @@ class XlaCompiled:
         self._packing = Packing(len(program.input_specs), signature.scalars)
         self._checked = checked  # per flag output: its index into program.checks
         self._backend = backend
+        mesh = backend.placement
+        if mesh is None:
+            self._place, self._place_scalars = (lambda x, i: backend._placed(x)), None
+        else:
+            specs = signature.shardings
+            self._place = lambda x, i: mesh.place(x, specs[i])
+            self._place_scalars = lambda v: mesh.place(v, ())
 
     def run(self, inputs: Sequence, program=None) -> RunResult:
         """Run on `inputs`; `program` (of the same key) names the user's lines in errors."""
@@ -159,12 +188,15 @@ class XlaCompiled:
         start = time.perf_counter()
         with jax.enable_x64(True):
             try:
-                results = self._executable(*self._packing.pack(inputs, self._backend._placed))
+                results = self._executable(*self._packing.pack(inputs, self._place,
+                                                               self._place_scalars))
             except Exception as exc:  # e.g. out of memory while running
                 raise BackendFailure.from_program("XLA could not run", program, exc) from exc
             n_out = len(program.outputs)
             if self._checked:
-                for hit, index in zip(np.asarray(results[n_out:]), self._checked):
+                flags = [sharding.host_value(f, self._backend.placement)
+                         for f in results[n_out:]]
+                for hit, index in zip(flags, self._checked):
                     if hit:
                         check = program.checks[index]
                         raise check.error(check.message)
@@ -184,10 +216,25 @@ class XlaBackend:
     compiles = True
     donates = True
 
-    def __init__(self, device: str | None = None):
-        self.jax_device = _device(device)
-        self.device = device_name(self.jax_device)
-        self._placement = jax.sharding.SingleDeviceSharding(self.jax_device)
+    def __init__(self, device: str | None = None, devices=None):
+        if devices is None and device is not None and "*" in str(device):
+            device, devices = sharding.parse_env_device(str(device))  # "cpu*4", "gpu*"
+        mesh = None
+        if devices is not None:
+            platform = None if device in (None, "", "default") else str(device).partition(":")[0]
+            mesh = sharding.resolve(platform, devices)
+        self.placement: sharding.Placement | None = None
+        if mesh is not None and len(mesh) > 1:
+            self.placement = sharding.Placement(mesh, sharding.min_bytes_from_environment())
+            self.jax_device = mesh[0]
+            self.device = self.placement.name
+            self._placement = self.placement.replicated
+            self._cache_devices = self.placement.devices
+        else:  # one device: exactly the single-device backend
+            self.jax_device = mesh[0] if mesh else _device(device)
+            self.device = device_name(self.jax_device)
+            self._placement = jax.sharding.SingleDeviceSharding(self.jax_device)
+            self._cache_devices = self.jax_device
         self._compiled: dict[tuple, XlaCompiled] = {}
         self._compiling: dict[tuple, threading.Event] = {}
         self._lock = threading.Lock()
@@ -196,22 +243,92 @@ class XlaBackend:
         self.flushes_subnormals = self.jax_device.platform == "cpu"
 
     def devices(self) -> tuple[str, ...]:
-        """Its own device's platform first, then jax's default platform, then the CPU."""
+        """Its own device (or mesh) first, then its platform's, jax's default platform's
+        and the CPU's devices."""
         platforms = dict.fromkeys([self.jax_device.platform, jax.default_backend(), "cpu"])
-        return tuple(device_name(d) for p in platforms for d in jax.devices(p))
+        names = tuple(device_name(d) for p in platforms for d in jax.devices(p))
+        return names if self.placement is None else (self.device,) + names
+
+    def devices_in_use(self) -> tuple[str, ...]:
+        """The devices its programs run on: the mesh's, or its one device."""
+        if self.placement is None:
+            return (self.device,)
+        return tuple(device_name(d) for d in self.placement.devices)
 
     def transfer(self, buffer, device: str):
-        """`buffer` placed on `device` (a name as `device_name` gives)."""
+        """`buffer` placed on `device` (a name as `device_name` gives, or this backend's
+        mesh, e.g. "cpu*4", where the placement policy decides its sharding)."""
         with jax.enable_x64(True):
+            if self.placement is not None and device == self.device:
+                shape = tuple(np.shape(buffer))
+                spec = self.placement.input_spec(buffer, shape, buffer.dtype)
+                return self.placement.place(buffer, spec)
+            if isinstance(buffer, jax.Array) and not buffer.is_fully_addressable:
+                buffer = self.to_host(buffer)
             return jax.device_put(buffer, _device(device))
 
     def device_of(self, buffer) -> str:
-        return device_name(buffer.device) if isinstance(buffer, jax.Array) else "cpu"
+        if not isinstance(buffer, jax.Array):
+            return "cpu"
+        held = buffer.sharding.device_set
+        if len(held) == 1:
+            return device_name(next(iter(held)))
+        if self.placement is not None and held == set(self.placement.devices):
+            return self.device
+        return f"{next(iter(held)).platform}*{len(held)}"
+
+    # -- placement over several devices (lazyarr.shard, x.sharding, host reads) ---------
+
+    def sharding_of(self, buffer):
+        """The jax `Sharding` of one of its buffers (None for host data)."""
+        return buffer.sharding if isinstance(buffer, jax.Array) else None
+
+    def place(self, buffer, axis: int | None):
+        """`buffer` split along `axis` over the mesh (replicated for None). ValueError if
+        the device count does not divide that axis's length."""
+        with jax.enable_x64(True):
+            if self.placement is None:
+                return self._placed(buffer)
+            shape = tuple(np.shape(buffer))
+            if axis is not None and shape[axis] % self.placement.count:
+                raise ValueError(f"cannot shard an array of shape {shape} along axis {axis} "
+                                 f"over {self.placement.count} devices: {shape[axis]} is not "
+                                 f"a multiple of {self.placement.count}")
+            spec = () if axis is None else self.placement.axis_spec(axis)
+            return self.placement.place(buffer, spec)
+
+    def to_host(self, buffer) -> np.ndarray:
+        """A buffer as a NumPy array; on several processes, the same global value on
+        each (a sharded array is gathered by XLA first)."""
+        with jax.enable_x64(True):
+            return sharding.host_value(buffer, self.placement)
 
     def _placed(self, x):
         if isinstance(x, jax.Array):
             return x if x.device == self.jax_device else jax.device_put(x, self._placement)
         return np.asarray(x)
+
+    # -- several processes (lazyarr.distributed) ------------------------------------
+
+    @staticmethod
+    def initialize_distributed(*, cpu_collectives: str | None = "gloo", **options) -> None:
+        """`jax.distributed.initialize(**options)`, with the CPU collectives chosen
+        first. RuntimeError if jax already ran something in this process."""
+        if cpu_collectives is not None:
+            jax.config.update("jax_cpu_collectives_implementation", cpu_collectives)
+        jax.distributed.initialize(**options)
+
+    @staticmethod
+    def process_index() -> int:
+        return jax.process_index()
+
+    @staticmethod
+    def process_count() -> int:
+        return jax.process_count()
+
+    @staticmethod
+    def shutdown_distributed() -> None:
+        jax.distributed.shutdown()
 
     # -- the contract ---------------------------------------------------------------
 
@@ -225,9 +342,19 @@ class XlaBackend:
         outputs, ran = compiled.run(inputs, program)
         return RunResult(outputs, events.add(ran))
 
-    def signature(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> Signature:
-        """Cheap: which inputs are host scalars, and which owned buffers to donate."""
-        return Signature(Packing.signature(inputs), _reusable(program, inputs, owned))
+    def signature(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()):
+        """Cheap: which inputs are host scalars, which owned buffers to donate and, on a
+        mesh, each array input's sharding (its own if it lives on the mesh, else the
+        placement policy's)."""
+        scalars = Packing.signature(inputs)
+        donated = _reusable(program, inputs, owned)
+        if self.placement is None:
+            return Signature(scalars, donated)
+        positions = {i for i, _ in scalars}
+        specs = tuple(None if i in positions else
+                      self.placement.input_spec(x, *program.input_specs[i])
+                      for i, x in enumerate(inputs))
+        return ShardedSignature(scalars, donated, specs, self.placement.identity)
 
     def lookup(self, program, signature: Signature, disk: bool = True) -> Lookup:
         """The executable for `program` from memory, else (with `disk`) from the disk
@@ -239,10 +366,10 @@ class XlaBackend:
         events = Events(memory_cache_misses=1)
         if not disk:
             return Lookup(None, events)
-        name = disk_cache.entry_name(key, self.jax_device)
+        name = disk_cache.entry_name(key, self._cache_devices)
         start = time.perf_counter()
         with jax.enable_x64(True):
-            entry = disk_cache.load(name, key, self.jax_device) if name else None
+            entry = disk_cache.load(name, key, self._cache_devices) if name else None
         if entry is None:
             events.disk_cache_misses += 1
             return Lookup(None, events)
@@ -271,10 +398,10 @@ class XlaBackend:
             pending.wait()  # another thread compiles it; if that failed, try ourselves
         try:
             compiled = self._compile(program, signature)
-            name = disk_cache.entry_name(key, self.jax_device)
+            name = disk_cache.entry_name(key, self._cache_devices)
             if name:
                 disk_cache.store(name, key,
-                                 (compiled._executable, compiled._checked, self.jax_device))
+                                 (compiled._executable, compiled._checked, self._cache_devices))
             with self._lock:
                 self._compiled[key] = compiled
             return compiled
@@ -288,7 +415,9 @@ class XlaBackend:
         scalars = Packing.signature(inputs)
         if any(key[0] == program.key and key[1].scalars == scalars for key in self._compiled):
             return "compiled, in the memory cache: the flush runs it at once"
-        name = disk_cache.entry_name((program.key, Signature(scalars, ())), self.jax_device)
+        signature = (Signature(scalars, ()) if self.placement is None else
+                     self.signature(program, inputs)._replace(donated=()))
+        name = disk_cache.entry_name((program.key, signature), self._cache_devices)
         root = disk_cache.directory()
         if name and root is not None and (root / name).exists():
             return f"compiled, in the disk cache ({root}): the flush loads it"
@@ -297,10 +426,31 @@ class XlaBackend:
     def lowered_text(self, program, inputs: Sequence) -> str:
         """For `lazyarr.explain(lowered=True)`: the program as StableHLO text."""
         with jax.enable_x64(True):
-            packing = Packing(len(program.input_specs), Packing.signature(inputs))
+            signature = self.signature(program, inputs)
+            packing = Packing(len(program.input_specs), signature.scalars)
             fn = _traceable(program, packing, [], [], self.jax_device.platform)
-            return jax.jit(fn).lower(*packing.specs(program.input_specs,
-                                                    self._placement)).as_text()
+            return jax.jit(fn).lower(*self._abstract(program, packing, signature)).as_text()
+
+    def _out_shardings(self, program):
+        """On a mesh, the results the policy splits (large ones) are placed as new
+        inputs would be, so a loop's state keeps one sharding (one program) from
+        iteration to iteration; XLA chooses for the others (None) and the check flags."""
+        if self.placement is None:
+            return None
+        policy = self.placement.policy
+        out = []
+        for slot in program.outputs:
+            spec = policy(*program.spec(slot))
+            out.append(self.placement.sharding(spec) if spec else None)
+        return tuple(out) + (None,) * len(program.checks)
+
+    def _abstract(self, program, packing: Packing, signature) -> list:
+        """The abstract inputs to compile for: shapes, dtypes and shardings."""
+        if self.placement is None:
+            return packing.specs(program.input_specs, self._placement)
+        shardings = [None if spec is None else self.placement.sharding(spec)
+                     for spec in signature.shardings]
+        return packing.specs(program.input_specs, self._placement, shardings)
 
     def _compile(self, program, signature: Signature) -> XlaCompiled:
         packing = Packing(len(program.input_specs), signature.scalars)
@@ -311,9 +461,11 @@ class XlaBackend:
         start = time.perf_counter()
         try:
             with jax.enable_x64(True):
-                specs = packing.specs(program.input_specs, self._placement)
+                specs = self._abstract(program, packing, signature)
                 donate = tuple(packing.arrays.index(i) for i in signature.donated)
-                executable = jax.jit(fn, donate_argnums=donate).lower(*specs).compile()
+                executable = jax.jit(fn, donate_argnums=donate,
+                                     out_shardings=self._out_shardings(program)
+                                     ).lower(*specs).compile()
         except AssertionError:
             raise
         except Exception as exc:

@@ -68,6 +68,10 @@ def _key_text(key: tuple, device) -> str | None:
     text = repr(key)
     if " at 0x" in text:
         return None
+    if isinstance(device, tuple):  # a mesh: its devices are in the key's signature
+        if jax.process_count() > 1:
+            return None  # each process's executable differs: not cached on disk
+        device = device[0]
     context = (_code_digest(), jax.__version__, jax.lib.__version__, device.platform,
                device.device_kind)
     return repr(context) + "\n" + text
@@ -98,7 +102,8 @@ def _decode(blob: bytes, key_text: str):
 
 
 def load(name: str, key: tuple, device):
-    """The entry stored under `name` for `key`: (executable, checked), or None."""
+    """The entry stored under `name` for `key`: (executable, checked), or None.
+    `device` is a jax device, or a tuple of them for a program over a mesh."""
     root = directory()
     key_text = _key_text(key, device)
     if root is None or key_text is None:
@@ -113,7 +118,8 @@ def load(name: str, key: tuple, device):
             return None
         serialized, in_tree, out_tree, checked = payload
         executable = serialize_executable.deserialize_and_load(
-            serialized, in_tree, out_tree, execution_devices=[device])
+            serialized, in_tree, out_tree,
+            execution_devices=list(device) if isinstance(device, tuple) else [device])
     except Exception:  # a stale or damaged entry: compile again and overwrite it
         return None
     return executable, tuple(checked)
