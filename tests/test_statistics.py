@@ -390,3 +390,15 @@ def test_convolve_correlate(name, data):
     (([], [1, 2]), {}), (([[1, 2]], [1]), {}), (([1, 2], [1, 2]), dict(mode=3))])
 def test_convolve_correlate_errors(name, args, kwargs):
     check_function(name, *[np.asarray(a) for a in args], **kwargs)
+
+
+def test_convolve_of_long_signals_needs_linear_memory():
+    """1e6 by 1000 "same": one correlate primitive, not a 1e9-entry window matrix."""
+    from lazyarr._graph import topological_order
+    rng = np.random.default_rng(0)
+    x, k = rng.normal(size=1_000_000), rng.normal(size=1000)
+    out = la.convolve(la.asarray(x), la.asarray(k), mode="same")
+    largest = max(int(np.prod(n.shape)) for n in topological_order([out._node]))
+    assert largest <= x.size
+    np.testing.assert_allclose(np.asarray(out)[::997], np.convolve(x, k, "same")[::997],
+                               rtol=1e-9, atol=1e-9 * np.abs(x).max() * np.abs(k).sum())

@@ -249,6 +249,22 @@ def _take(x, indices, axis):
     return np.take(x, indices, axis=axis)
 
 
+CORRELATE_MODES = ("valid", "same", "full")
+
+
+def _correlate_shape(shapes, mode):
+    n1, n2 = shapes[0][0], shapes[1][0]
+    return ((n1 - n2 + 1, n1, n1 + n2 - 1)[mode],)
+
+
+@primitive("correlate", _correlate_shape, _same_dtype)
+def _correlate1d(a, v, mode):
+    """out[k] = sum_j a[k + j - n_left] v[j] (no conjugation: the caller conjugates), for
+    1-d a, v of one inexact dtype with len(a) >= len(v); `mode` indexes CORRELATE_MODES.
+    NumPy's own np.correlate, in O(len(a) + len(v)) memory."""
+    return np.correlate(a, np.conj(v) if np.iscomplexobj(v) else v, CORRELATE_MODES[mode])
+
+
 def _index_checks(dtypes, size, axis):
     return ((IndexError, f"index out of bounds for axis {axis} with size {size}"),)
 

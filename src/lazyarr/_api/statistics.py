@@ -914,10 +914,17 @@ def _mode(mode, func: str) -> int:
     return int(mode)
 
 
+_CONVOLVED = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex128")))
+
+
 def _correlate_core(a: Array, v: Array, mode: int) -> Array:
     """NumPy's _pyarray_correlate of 1-d arrays of one dtype, len(a) >= len(v):
     out[k] = sum_j a[k + j - n_left] v[j] over the overlapping j."""
     n1, n2 = a.size, v.size
+    if a.dtype in _CONVOLVED:  # one primitive, O(n1 + n2) memory
+        return wrap(apply("correlate", a._node, v._node, mode=mode), False)
+    # Other dtypes (bool, integers, float16: NumPy's own loops, which XLA's convolution
+    # does not reproduce): every window gathered, O(n1 * n2) memory.
     n_left = {0: 0, 1: n2 // 2, 2: n2 - 1}[mode]
     length = {0: n1 - n2 + 1, 1: n1, 2: n1 + n2 - 1}[mode]
     starts = np.arange(length)[:, None] - n_left + np.arange(n2)[None, :]

@@ -862,6 +862,24 @@ def _iota(shape, dtype, axis):
     return lax.broadcasted_iota(dtype, shape, axis)
 
 
+def _correlate(a, v, mode):
+    """lazyarr's "correlate" (no conjugation) as XLA's convolution, which is a
+    cross-correlation: a padded by n_left on the left, so the output has its length."""
+    n1, n2 = a.shape[0], v.shape[0]
+    n_left = (0, n2 // 2, n2 - 1)[mode]
+    length = (n1 - n2 + 1, n1, n1 + n2 - 1)[mode]
+    padding = [(n_left, length - n1 - n_left + n2 - 1)]
+
+    def real(x, y):
+        out = lax.conv_general_dilated(x[None, None, :], y[None, None, :], (1,), padding,
+                                       precision=lax.Precision.HIGHEST)
+        return out[0, 0]
+    if jnp.iscomplexobj(a):
+        ar, ai, vr, vi = jnp.real(a), jnp.imag(a), jnp.real(v), jnp.imag(v)
+        return lax.complex(real(ar, vr) - real(ai, vi), real(ar, vi) + real(ai, vr))
+    return real(a, v)
+
+
 def _take(x, indices, axis):
     shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
     if not math.prod(shape):  # jnp.take from an empty axis loses the indices' shape
@@ -1000,6 +1018,7 @@ _REDUCERS = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod,
 
 
 LOWERINGS = {
+    op("correlate"): _correlate,
     op("real"): jnp.real,
     op("imag"): jnp.imag,
     op("complex"): lambda re, im: lax.complex(*jnp.broadcast_arrays(re, im)),
