@@ -34,3 +34,13 @@ __version__ = "0.1.0"
 globals().update(_NAMESPACES[""])
 globals().update(_NAMES)
 _observe.configure_from_environment()  # LAZYARR_LOG, LAZYARR_LONG_COMPILE
+
+
+def __getattr__(name: str):
+    """`lazyarr.bfloat16`: ml_dtypes' scalar type, imported when first asked for (its
+    import takes longer than NumPy's)."""
+    if name == "bfloat16":
+        from . import _dtypes
+        value = globals()[name] = _dtypes.bfloat16.type
+        return value
+    raise AttributeError(f"module 'lazyarr' has no attribute {name!r}")

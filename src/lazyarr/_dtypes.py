@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 
-import ml_dtypes
 import numpy as np
 
 bool_ = np.dtype(np.bool_)
@@ -18,12 +17,30 @@ int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, 
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
-bfloat16 = np.dtype(ml_dtypes.bfloat16)
-float8_e4m3fn = np.dtype(ml_dtypes.float8_e4m3fn)
-float8_e5m2 = np.dtype(ml_dtypes.float8_e5m2)
+# ml_dtypes' bfloat16 and float8 types (`bfloat16`, `float8_e4m3fn`, `float8_e5m2` here)
+# are loaded when first asked for (see `__getattr__`): importing ml_dtypes takes longer
+# than importing NumPy, and a user holding such a dtype has imported it already.
+_ML_NAMES = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
-# ml_dtypes' floating types have kind 'V' in NumPy; lazyarr treats them as floats.
-ML_FLOATS = frozenset({bfloat16, float8_e4m3fn, float8_e5m2})
+
+class _MlFloats:
+    """The set of ml_dtypes' floating dtypes, told by their names without importing
+    ml_dtypes (NumPy gives some of them kind 'V'; lazyarr treats them all as floats)."""
+
+    def __contains__(self, dtype) -> bool:
+        return isinstance(dtype, np.dtype) and dtype.name in _ML_NAMES
+
+
+ML_FLOATS = _MlFloats()
+
+
+def __getattr__(name: str):
+    if name in _ML_NAMES:
+        import ml_dtypes
+        value = np.dtype(getattr(ml_dtypes, name))
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
@@ -176,7 +193,10 @@ def isdtype(dtype, kind) -> bool:
 
 def finfo(dtype):
     dt = dtype_of(dtype)
-    return ml_dtypes.finfo(dt) if dt in ML_FLOATS else np.finfo(dt)
+    if dt in ML_FLOATS:
+        import ml_dtypes
+        return ml_dtypes.finfo(dt)
+    return np.finfo(dt)
 
 
 def iinfo(dtype):

@@ -32,7 +32,6 @@ NAMES: dict[str, object] = {name: getattr(np, name) for name in (
     "euler_gamma", "inf", "nan", "newaxis", "pi")}
 NAMES.update({
     "bool": np.bool_,  # the Array API spelling
-    "bfloat16": _dtypes.bfloat16.type,
     "result_type": _dtypes.result_type, "can_cast": _dtypes.can_cast,
     "finfo": _dtypes.finfo, "iinfo": _dtypes.iinfo, "isdtype": _dtypes.isdtype,
     "Array": Array, "eval": eval, "set_backend": set_backend, "use_backend": use_backend,
