@@ -71,8 +71,8 @@ def replicate(x):
 
 def sharding_of(x):
     """What `x.sharding` reports: the backend's description of where the computed
-    buffer lives (a `jax.sharding.Sharding` on the XLA backend), or None for host data.
-    Computes `x` (XLA chooses the sharding of a result when it compiles its program)."""
+    buffer lives or will live (a `jax.sharding.Sharding` on the XLA backend), None on a
+    backend without devices (the NumPy reference). Computes `x` (XLA chooses the sharding of a result when it compiles its program)."""
     from ._flush import evaluate
     evaluate([x._node], "explicit")
     describe = getattr(_backend.current(), "sharding_of", None)

@@ -280,8 +280,14 @@ class XlaBackend:
     # -- placement over several devices (lazyarr.shard, x.sharding, host reads) ---------
 
     def sharding_of(self, buffer):
-        """The jax `Sharding` of one of its buffers (None for host data)."""
-        return buffer.sharding if isinstance(buffer, jax.Array) else None
+        """The jax `Sharding` of one of its buffers; for host data, the one it will be
+        given when a program takes it."""
+        if isinstance(buffer, jax.Array):
+            return buffer.sharding
+        if self.placement is None:
+            return self._placement
+        buffer = np.asarray(buffer)
+        return self.placement.sharding(self.placement.policy(buffer.shape, buffer.dtype))
 
     def place(self, buffer, axis: int | None):
         """`buffer` split along `axis` over the mesh (replicated for None). ValueError if
