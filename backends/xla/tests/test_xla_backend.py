@@ -361,3 +361,23 @@ def test_the_cache_directory_is_private(cache_dir, monkeypatch):
     (pa, ia), _ = _two_programs()
     _fresh_run(pa, ia)
     assert stat.S_IMODE(root.stat().st_mode) & 0o077 == 0
+
+
+def test_compiles_run_on_background_threads(cache_dir, monkeypatch):
+    """The contract's compile step: thread-safe, one executable for threads compiling
+    the same program at once, found by `lookup` afterwards, never compiled by it."""
+    from concurrent.futures import ThreadPoolExecutor
+    from lazyarr_xla import XlaBackend
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    (pa, ia), _ = _two_programs()
+    backend = XlaBackend("cpu")
+    signature = backend.signature(pa, ia)
+    assert backend.lookup(pa, signature).compiled is None
+    with ThreadPoolExecutor(4) as pool:
+        made = list(pool.map(lambda _: backend.compile(pa, signature), range(4)))
+    compiled, events = backend.lookup(pa, signature)
+    assert all(m is compiled for m in made) and events.memory_cache_hits == 1
+    assert sum(m.events.compiles for m in set(made)) == 1
+    outputs, ran = compiled.run(ia)
+    numpy.testing.assert_array_equal(numpy.asarray(outputs[0]), numpy.arange(5.0) * 2 + 1)
+    assert ran.run_seconds > 0 and ran.compiles == 0
