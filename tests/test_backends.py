@@ -264,3 +264,13 @@ def test_installed_backends_implement_the_protocol(name):
         assert isinstance(compiled, backend_api.Compiled)  # run above kept it
         again, ran = compiled.run(inputs)
         numpy.testing.assert_array_equal(numpy.asarray(again[0]), numpy.arange(5.0) * 2)
+
+
+def test_a_broken_default_falls_back_with_a_warning(plugins, monkeypatch):
+    plugins("broken-plugin", {"broken": "broken_mod:Backend"},
+            "raise ImportError('needs libfoo')", "broken_mod")
+    monkeypatch.setattr(_backend, "DEFAULT_ORDER", ("broken", "numpy"))
+    with pytest.warns(RuntimeWarning, match="broken = broken_mod:Backend.*needs libfoo.*"
+                                            "uses the 'numpy' backend"):
+        chosen = _backend._default.__wrapped__()
+    assert chosen.name == "numpy"

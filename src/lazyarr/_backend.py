@@ -18,6 +18,7 @@ import contextlib
 import functools
 import os
 import threading
+import warnings
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -153,9 +154,14 @@ def _default() -> Backend:
     for name in DEFAULT_ORDER:
         if name in installed:
             try:
-                return load(name)
-            except (ImportError, BackendError) as exc:  # e.g. jax missing: fall through
+                chosen = load(name)
+            except (ImportError, BackendError) as exc:  # a broken plugin: the next one
                 errors.append(f"{name}: {exc}")
+                continue
+            if errors:  # an installed default that does not load is worth knowing
+                warnings.warn("; ".join(errors) + f"; lazyarr uses the {name!r} backend",
+                              RuntimeWarning, stacklevel=2)
+            return chosen
     raise BackendError("no lazyarr backend could be loaded: " + "; ".join(errors))
 
 
