@@ -178,3 +178,13 @@ def test_slices_with_out_of_range_bounds_read_and_write_as_numpy(start, stop, st
         view[...] = -1
         return x
     check(lambda h: write(np, h), lambda h: write(la, h), np.arange(4))
+
+
+@pytest.mark.parametrize("key, value", [
+    ([5], 2**63), ([5, 6], np.ones(3)), ([5], 1j), ([-9], np.ones(2)), ([9], 1),
+    (9, 2**70), ([1, 9], np.ones((2, 2))), (np.array([1, 9]), 2**64), ((0, [7]), 2**40)])
+def test_setitem_checks_the_value_before_out_of_bounds_indices(key, value):
+    """Fuzzer class 7: `v[[5]] = 2**63` into int16 is NumPy's OverflowError (the value is
+    converted and broadcast before the indices are checked), not the IndexError."""
+    shape = (2, 3) if isinstance(key, tuple) else (3,)
+    check(np_setitem, la_setitem, np.zeros(shape, np.int16), key, value)

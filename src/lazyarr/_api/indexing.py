@@ -346,7 +346,11 @@ def setitem(x: Array, key, value) -> None:
     x._check_writeable()
     if _masked_fill(x, key, value):
         return
-    where = target(x, key)
+    try:
+        where = target(x, key)
+    except IndexError:
+        _numpys_setitem_error(x, key, value)
+        raise
     mismatch = _basic_mismatch if where.plan is None else _advanced_mismatch(x, key)
     if where.plan is not None:
         value = _advanced_value(x, key, value)
@@ -357,6 +361,23 @@ def setitem(x: Array, key, value) -> None:
         rows = replay(x._node, where.steps)
         values = apply("scatter", rows, *row_updates(where.plan, values), unique=where.unique)
     x._write_at(where.steps, values)
+
+
+def _numpys_setitem_error(x: Array, key, value) -> None:
+    """For a key with an out-of-bounds static index: raise the error NumPy raises first
+    (it converts and broadcasts the value before checking the indices, so
+    `v[[5]] = 2**63` into int16 is its OverflowError), from an uninitialized stand-in
+    of `x` (never touched beyond the assignment, and only when small)."""
+    if x.nbytes > 2**26:
+        return
+    def host(v):
+        if isinstance(v, Array):
+            return v._node.value if v._node.is_computed else np.zeros(v.shape, v.dtype)
+        return v
+    keys = tuple(host(k) for k in key) if isinstance(key, tuple) else host(key)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.empty(x.shape, x.dtype)[keys] = host(value)
 
 
 def _masked_fill(x: Array, key, value) -> bool:
