@@ -339,3 +339,37 @@ def test_function_views_have_numpys_writeable_flag(make, dtype):
 def test_imag_of_a_real_numpy_scalar_is_a_scalar():
     check(lambda x: np.imag(x.astype(np.uint8).sum()),
           lambda x: la.imag(x.astype(np.uint8).sum()), np.arange(3))
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: m.flip(a), lambda m, a: m.flip(a, 0), lambda m, a: m.fliplr(a),
+    lambda m, a: m.broadcast_to(a, (2,) + a.shape), lambda m, a: m.atleast_3d(a),
+    lambda m, a: m.array(a, copy=False), lambda m, a: m.array(a, copy=None),
+    lambda m, a: m.array(a, copy=False, ndmin=4), lambda m, a: m.nan_to_num(a),
+    lambda m, a: m.nan_to_num(a, copy=False), lambda m, a: m.diag(a)])
+@pytest.mark.parametrize("dtype", ["int64", "float32"])
+def test_function_results_alias_their_input_as_in_numpy(make, dtype):
+    """Fuzzer class 5: np.flip, np.broadcast_to, np.atleast_*d and np.array(copy=False)
+    are views (writes into the input show in them, and writes through them show in the
+    input, where writeable); np.nan_to_num of an int array is a copy."""
+    def run(module):
+        a = module.asarray(np.arange(6, dtype=dtype).reshape(2, 3))
+        b = make(module, a)
+        a[0, 0] = 9           # seen by a view
+        if b.flags.writeable:
+            b[(0,) * b.ndim] = -5
+            b += 1
+        return [np.asarray(a).copy(), np.asarray(b).copy(), b.flags.writeable,
+                module.shares_memory(a, b)]
+    expected, actual = run(np), run(la)
+    for e, a in zip(expected, actual):
+        np.testing.assert_array_equal(a, e)
+
+
+def test_array_copy_false_of_a_scalar_or_a_cast_raises():
+    for module in (np, la):
+        x = module.arange(3.0)
+        with pytest.raises(ValueError):
+            module.array(x.sum(), copy=False)
+        with pytest.raises(ValueError):
+            module.array(x, dtype=np.float32, copy=False)

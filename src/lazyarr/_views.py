@@ -111,7 +111,9 @@ class Flags:
     @writeable.setter
     def writeable(self, value) -> None:
         layout = self._array._layout_of()
-        if value and layout.base is not None and not layout.base._layout_of().writeable:
+        if value and layout.base is not None and (
+                not layout.base._layout_of().writeable
+                or builtins.any(op == "broadcast_to" for op, _ in layout.steps)):
             raise ValueError("cannot set WRITEABLE flag to True of this array")
         layout.writeable = builtins.bool(value)
 
@@ -129,7 +131,8 @@ class Flags:
         return "".join(f"  {name} : {self[name]}\n" for name in names)
 
 
-VIEW_OPS = ("slice", "reshape", "transpose")
+# broadcast_to views are read-only (NumPy's): they are replayed, never written through.
+VIEW_OPS = ("slice", "reshape", "transpose", "broadcast_to")
 
 
 def step(op_name: str, **attrs) -> tuple:

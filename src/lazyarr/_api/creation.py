@@ -28,7 +28,21 @@ def _creation_dtype(dtype, default=_dtypes.float64) -> np.dtype:
 
 @export
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
-    """A new array from data (lists, scalars, NumPy or lazyarr arrays)."""
+    """A new array from data (lists, scalars, NumPy or lazyarr arrays). copy=False or
+    None returns a lazyarr array itself where no copy is needed (copy=False raises
+    NumPy's ValueError where one is: a cast, a NumPy scalar)."""
+    if copy is not True and isinstance(object, Array):
+        same = dtype is None or _dtypes.as_dtype(dtype) == object.dtype
+        if same and not object._scalar:
+            x = object
+            if ndmin > x.ndim:
+                x = x._view_by(lambda v: apply("reshape", v._node, shape=(1,) * (
+                    ndmin - x.ndim) + x.shape), lambda p, s: np.reshape(p, s, copy=False))
+            return x
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+    elif copy is False:
+        return asarray(object, dtype, copy=False)
     x = as_array(object, dtype)
     if ndmin > x.ndim:
         x = wrap(apply("reshape", x._node, shape=(1,) * (ndmin - x.ndim) + x.shape), False)

@@ -771,12 +771,22 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 @export
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """NaN to `nan`, infinities to the dtype's largest finite values (or the given)."""
+    """NaN to `nan`, infinities to the dtype's largest finite values (or the given).
+    A copy; with copy=False the array itself, changed in place, as NumPy's."""
     x = as_array(x)
-    if not _dtypes.is_inexact(x.dtype):
-        return x
+    if not _dtypes.is_inexact(x.dtype):  # NumPy's copy (or `x` itself for copy=False)
+        return wrap(x._node, x._scalar) if copy else x
+    result = _nan_to_num(x, nan, posinf, neginf)
+    if copy or x._scalar:
+        return result
+    x._check_writeable()
+    x._write(_astype(result, x.dtype)._node)
+    return x
+
+
+def _nan_to_num(x, nan, posinf, neginf):
     if _dtypes.is_complex(x.dtype):
-        fix = lambda part: nan_to_num(part, nan=nan, posinf=posinf, neginf=neginf)
+        fix = lambda part: _nan_to_num(part, nan, posinf, neginf)  # noqa: E731
         return add(fix(real(x)), multiply(fix(imag(x)), 1j))
     info = _dtypes.finfo(x.dtype)
     hi = info.max if posinf is None else posinf

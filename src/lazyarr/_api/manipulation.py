@@ -159,7 +159,9 @@ def _atleast(arys: tuple, ndim: int):
             # 0-d -> (1,)*ndim; 1-d (n,) -> (1, n[, 1]); 2-d (m, n) -> (m, n, 1).
             shape = {0: (1,) * ndim, 1: (1,) + x.shape + (1,) * (ndim - 2),
                      2: x.shape + (1,)}[x.ndim]
-            x = wrap(reshape_node(x._node, shape), False)
+            # A view of the input, as NumPy's (a NumPy scalar gives a new array).
+            x = x._view_by(lambda v, shape=shape: reshape_node(v._node, shape),
+                           lambda p, s: np.reshape(p, s, copy=False))
         results.append(x)
     return results[0] if len(results) == 1 else tuple(results)
 
@@ -397,8 +399,12 @@ def flip(m, axis=None):
     """`m` with the order of elements reversed along `axis` (all axes when None)."""
     x = as_array(m)
     axes = range(x.ndim) if axis is None else axis_sequence(axis, x.ndim, "flip")
-    return wrap(_slices(x._node, {ax: slice(None, None, -1) for ax in axes
-                                  if x.shape[ax] > 1}))
+    flipped = {ax: slice(None, None, -1) for ax in axes if x.shape[ax] > 1}
+    if x.ndim == 0:  # NumPy indexes a 0-d array with (): a scalar
+        return wrap(x._node)
+    # A view, as NumPy's: writes through it (or into `m`) show in both.
+    key = tuple(slice(None, None, -1) if ax in axes else slice(None) for ax in range(x.ndim))
+    return x._view_by(lambda v: _slices(v._node, flipped), lambda p, shape: p[key])
 
 
 @export

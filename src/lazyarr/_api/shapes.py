@@ -284,8 +284,11 @@ def broadcast_to(array, shape, subok=False):
     if any(n not in (1, m) for n, m in zip(x.shape[::-1], shape[::-1])):
         raise ValueError(f"broadcast_to: operands could not be broadcast together with "
                          f"remapped shapes: {x.shape} and requested shape {shape}")
-    result = wrap(broadcast_node(x._node, shape), False)
-    result.flags.writeable = False  # as NumPy's: many elements share one memory location
+    # A read-only view, as NumPy's (many elements share one memory location): it shows
+    # later writes into `array`.
+    result = x._view_by(lambda v: broadcast_node(v._node, shape),
+                        lambda p, s: np.broadcast_to(p, shape), writeable=False)
+    result._scalar = False
     return result
 
 
