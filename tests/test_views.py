@@ -373,3 +373,21 @@ def test_array_copy_false_of_a_scalar_or_a_cast_raises():
             module.array(x.sum(), copy=False)
         with pytest.raises(ValueError):
             module.array(x, dtype=np.float32, copy=False)
+
+
+def test_in_place_operators_into_read_only_views_raise_numpys_error_first():
+    """Fuzzer class 7: `d &= f` into a read-only diagonal is "output array is
+    read-only" (ValueError) even when the operand types would not combine."""
+    for module in (np, la):
+        d = module.diagonal(module.zeros((2, 2), np.uint32))
+        with pytest.raises(ValueError, match="read-only"):
+            d &= module.ones(2, np.float32)
+        b = module.broadcast_to(module.arange(3.0).sum(), (2,))
+        assert not b.flags.writeable
+        with pytest.raises(ValueError):
+            b += 1
+
+
+def test_nan_to_num_of_a_0d_array_is_a_scalar():
+    for dtype in ("uint32", "float64"):
+        check(np.nan_to_num, la.nan_to_num, np.array(3, dtype=dtype))

@@ -775,10 +775,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     A copy; with copy=False the array itself, changed in place, as NumPy's."""
     x = as_array(x)
     if not _dtypes.is_inexact(x.dtype):  # NumPy's copy (or `x` itself for copy=False)
-        return wrap(x._node, x._scalar) if copy else x
+        return wrap(x._node, x.ndim == 0) if copy else x
     result = _nan_to_num(x, nan, posinf, neginf)
     if copy or x._scalar:
-        return result
+        return wrap(result._node, x.ndim == 0)  # NumPy returns x[()] for 0-d input
     x._check_writeable()
     x._write(_astype(result, x.dtype)._node)
     return x

@@ -237,6 +237,8 @@ def _reflected(ufunc):
 
 def _inplace(ufunc, name: str):
     def op(self, other):
+        if not self._scalar:  # NumPy refuses a read-only output before anything else
+            self._check_writeable("output array is read-only")
         try:
             result = ufunc(self, other)
         except ValueError:  # NumPy checks the output cast before the shapes

@@ -289,6 +289,7 @@ def broadcast_to(array, shape, subok=False):
     result = x._view_by(lambda v: broadcast_node(v._node, shape),
                         lambda p, s: np.broadcast_to(p, shape), writeable=False)
     result._scalar = False
+    result.flags.writeable = False  # also for a NumPy scalar's (a new array)
     return result
 
 
