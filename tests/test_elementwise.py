@@ -280,3 +280,14 @@ def test_clip_promotes_over_all_three_operands():
     check(lambda a: np.clip(a, 2**64, 3.0), lambda a: la.clip(a, 2**64, 3.0), np.arange(3))
     check(lambda a: np.clip(a, -2**70, 2.5), lambda a: la.clip(a, -2**70, 2.5),
           np.arange(3, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("exponent", [-1, np.int8(-2), np.array([1, -1, 2]), np.array(-1),
+                                      np.array([[-1], [2]]), 2, np.array([0, 1, 2])])
+@pytest.mark.parametrize("base", [np.arange(3), np.arange(0), np.arange(3, dtype=np.uint8),
+                                  np.array(3)])
+def test_integer_power_with_known_negative_exponents_raises_at_the_call(base, exponent):
+    """Fuzzer class 6: `int_array ** -1` is NumPy's ValueError at the call (the exponent
+    is known), never for an empty result (XLA raised it at the read)."""
+    check(lambda b, e: b ** e, lambda b, e: b ** e, base, exponent)
+    check(np.power, la.power, base, exponent)

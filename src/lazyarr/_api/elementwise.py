@@ -125,6 +125,8 @@ class ufunc:
             constant = _out_of_range_comparison(self.__name__, operands, loop[0])
             if constant is not None:
                 return constant
+        if self.__name__ == "power" and where is True:
+            _negative_integer_power(operands, loop)
         nodes = [_input_node(op, dt, self.__name__) for op, dt in zip(operands, loop)]
         # NumPy returns a scalar, not a 0-d array, from a ufunc on 0-d operands.
         if self.nout == 1:
@@ -166,6 +168,22 @@ class ufunc:
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """NumPy's `ufunc.reduceat` (see `_reduceat`)."""
         return _reduceat(self, array, indices, axis, dtype, out)
+
+
+def _negative_integer_power(operands, loop) -> None:
+    """NumPy's ValueError for an integer power with a negative exponent, at the call
+    when the exponent's values are known (a Python or NumPy scalar, a computed array);
+    for a pending exponent the program's runtime check raises it when computed."""
+    if not (_dtypes.is_integer(loop[0]) and np.dtype(loop[1]).kind == "i"):
+        return
+    base, exponent = operands
+    if isinstance(exponent, Array):
+        if not exponent._node.is_computed:
+            return
+        exponent = exponent._node.value
+    shapes = [op.shape if isinstance(op, Array) else np.shape(op) for op in (base, exponent)]
+    if math.prod(np.broadcast_shapes(*shapes)) and np.any(np.asarray(exponent) < 0):
+        raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def _write_out(name: str, results: tuple, out, where) -> tuple:

@@ -162,7 +162,10 @@ def _int_power(x, y, flags):
     """Integer powers by squaring over every bit of the exponent, wrapping like
     NumPy (jnp's stops after 6 bits); a negative exponent is NumPy's ValueError."""
     if _kind(y) == "i":
-        flags.append(jnp.any(y < 0))  # ValueError: negative integer power
+        # ValueError: negative integer power (NumPy's loop raises it for an element it
+        # computes: never for an empty result)
+        empty = 0 in np.broadcast_shapes(np.shape(x), np.shape(y))
+        flags.append(jnp.asarray(False) if empty else jnp.any(y < 0))
         y = jnp.where(y < 0, 0, y)
     result = jnp.ones_like(x)
     for _ in range(8 * np.dtype(y.dtype).itemsize):
