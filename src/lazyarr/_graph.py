@@ -123,7 +123,65 @@ def apply(op_name: str, *inputs: Node, **attrs) -> Node:
     dtypes = [n.dtype for n in inputs]
     shape = tuple(op.shape_rule(shapes, **attrs))
     dtype = op.dtype_rule(dtypes, **attrs)
+    check_size(op_name, shape, dtype)
     return Node(op, inputs, tuple(sorted(attrs.items())), shape, dtype, site=user_site())
+
+
+# Results NumPy gives without allocating (views): only their element count is bounded.
+_NO_ALLOCATION = frozenset({"broadcast_to", "reshape", "transpose", "slice"})
+_INTP_MAX = 2**63 - 1
+
+
+def check_size(op_name: str, shape: tuple, dtype: np.dtype) -> None:
+    """NumPy's errors for a result it could not hold, at the call that builds it
+    (XLA aborts the process or fails at the read): a dimension or a byte size beyond
+    intp is ValueError; more bytes than this machine can allocate (its memory and
+    swap, the bound Linux's default overcommit applies) is MemoryError."""
+    size = 1
+    for n in shape:
+        if n > _INTP_MAX:
+            raise ValueError("Maximum allowed dimension exceeded")
+        size *= n
+    if op_name in _NO_ALLOCATION:
+        if size > _INTP_MAX:
+            raise ValueError("iterator is too large")
+        return
+    nbytes = size * np.dtype(dtype).itemsize
+    if nbytes > _INTP_MAX:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                         "than the maximum possible size.")
+    if nbytes > allocatable_bytes():
+        raise MemoryError(f"Unable to allocate {_human(nbytes)} for an array with shape "
+                          f"{shape} and data type {np.dtype(dtype)}")
+
+
+_allocatable: list = []
+
+
+def allocatable_bytes() -> int:
+    """Physical memory plus swap: the largest single allocation the host may grant."""
+    if not _allocatable:
+        total = 2**62
+        try:
+            import os
+            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            with open("/proc/meminfo") as f:
+                for line in f:
+                    if line.startswith("SwapTotal:"):
+                        total += int(line.split()[1]) * 1024
+        except (OSError, ValueError, AttributeError):
+            pass
+        _allocatable.append(total)
+    return _allocatable[0]
+
+
+def _human(nbytes: int) -> str:
+    """NumPy's size in its MemoryError message: '72.8 TiB'."""
+    units, value = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"), float(nbytes)
+    k = 0
+    while value >= 1024 and k < len(units) - 1:
+        value, k = value / 1024, k + 1
+    return f"{nbytes} bytes" if k == 0 else f"{value:#.3g} {units[k]}"
 
 
 def topological_order(roots: Iterable[Node]) -> list[Node]:

@@ -11,14 +11,17 @@ from numpy.exceptions import AxisError
 
 from .. import _dtypes, _flush
 from .._array import Array
-from .._graph import Node, apply, leaf
+from .._graph import Node, apply, check_size, leaf
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
 
 
 def wrap(node: Node, scalar: bool = True) -> Array:
     """The Array of a new node (a 0-d one stands for a NumPy scalar unless `scalar` is
-    false); a pending chain grown past the scheduler's bound is evaluated here."""
+    false); a pending chain grown past the scheduler's bound is evaluated here. A new
+    array is one NumPy would allocate: one it could not is NumPy's error here."""
+    if not node.is_computed:
+        check_size("result", node.shape, node.dtype)
     result = Array(node, scalar)
     _flush.bound(node)
     return result
