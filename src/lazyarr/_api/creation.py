@@ -91,13 +91,22 @@ def copy(a, order="K", subok=False):
 
 @export
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
-    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` given)."""
+    """An array of `shape` filled with `fill_value` (its dtype unless `dtype` given),
+    laid out in NumPy's C or Fortran `order`."""
+    result = _full(shape, fill_value, dtype)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted" if order in ("A", "K") else
+                         f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return result._copy_in("F") if order == "F" and result.ndim > 1 else result
+
+
+def _full(shape, fill_value, dtype):
     shape = as_shape(shape, "full")
     if isinstance(fill_value, Array) or np.ndim(fill_value) > 0:
         value = as_array(fill_value)
         value = astype(value, dtype) if dtype is not None else value
         return wrap(apply("broadcast_to", value._node, shape=shape), False)
-    if dtype is not None and type(fill_value) in (bool, int, float, complex):
+    if dtype is not None and type(fill_value) in (bool, int, float, complex, str, bytes):
         # NumPy's own conversion of a Python scalar into `dtype` (its OverflowError for
         # an int the dtype cannot hold; 2**64 as a float32 is fine).
         value = np.full((), fill_value, _dtypes.as_dtype(dtype))
@@ -116,18 +125,18 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 
 @export
 def zeros(shape, dtype=float, order="C", *, device=None, like=None):
-    return full(shape, 0, _creation_dtype(dtype))
+    return full(shape, 0, _creation_dtype(dtype), order)
 
 
 @export
 def ones(shape, dtype=float, order="C", *, device=None, like=None):
-    return full(shape, 1, _creation_dtype(dtype))
+    return full(shape, 1, _creation_dtype(dtype), order)
 
 
 @export
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
     """Like NumPy's, with unspecified contents; lazyarr's are zeros."""
-    return full(shape, 0, _creation_dtype(dtype))
+    return full(shape, 0, _creation_dtype(dtype), order)
 
 
 def _like_shape(a, shape):

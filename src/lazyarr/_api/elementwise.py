@@ -102,6 +102,9 @@ def _out_of_range_comparison(name: str, operands, loop_dtype):
     return None
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
+
+
 class ufunc:
     """A lazy counterpart of a NumPy ufunc: call it, or use `reduce`, `accumulate`,
     `reduceat`, `outer` and `at` as on NumPy's."""
@@ -116,6 +119,9 @@ class ufunc:
         return f"<lazyarr ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
+        if casting not in _CASTINGS:
+            raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                             f"'unsafe' (got {casting!r})")
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} positional arguments "
                             f"but {len(args)} were given")
@@ -143,9 +149,9 @@ class ufunc:
         from .mutation import ufunc_at  # mutation builds on this module
         ufunc_at(self.__name__, a, indices, b)
 
-    def outer(self, a, b):
+    def outer(self, a, b, /, **kwargs):
         a, b = as_array(a), as_array(b)
-        return self(a.reshape(a.shape + (1,) * b.ndim), b)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
@@ -194,6 +200,8 @@ def _write_out(name: str, results: tuple, out, where) -> tuple:
         outs = (None,) * len(results)
     else:
         outs = out if isinstance(out, tuple) else (out,)
+        if len(outs) != len(results):
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
     final = []
     for result, target in zip(results, outs):
         if where is not True:
@@ -685,7 +693,7 @@ def around(a, decimals: int = 0, out=None):
     """Round half to even at `decimals` places, computed as NumPy does (scale, rint,
     unscale)."""
     x = as_array(a)
-    decimals = int(decimals)
+    decimals = operator.index(decimals)  # NumPy's TypeError for 1.5
     if _dtypes.is_integer(x.dtype) and decimals >= 0:
         return wrap(x._node)  # a copy (a scalar when 0-d, as NumPy returns)
     if _dtypes.is_complex(x.dtype):  # NumPy rounds the two parts as separate arrays
@@ -707,11 +715,17 @@ def around(a, decimals: int = 0, out=None):
 round = around
 
 
+_UNSET = object()  # a_min/a_max not passed (NumPy's _NoValue)
+
+
 @export
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
+def clip(a, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None):
     """minimum(maximum(a, a_min), a_max), with NEP 50 promotion of the bounds."""
-    a_min = min if a_min is None else a_min
-    a_max = max if a_max is None else a_max
+    if (a_min is not _UNSET or a_max is not _UNSET) and (min is not None or max is not None):
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and "
+                         "`a_max` are provided is forbidden.")
+    a_min = min if a_min is _UNSET or a_min is None else a_min
+    a_max = max if a_max is _UNSET or a_max is None else a_max
     x = as_array(a)
     bounds = [b for b in (a_min, a_max) if b is not None]
     dtype = _dtypes.result_type(x, *[b if type(b) in _WEAK else as_array(b) for b in bounds])
