@@ -259,6 +259,7 @@ def test_installed_backends_implement_the_protocol(name):
     numpy.testing.assert_array_equal(numpy.asarray(outputs[0]), numpy.arange(5.0) * 2)
     assert isinstance(events, backend_api.Events)
     if chosen.compiles:
+        assert isinstance(chosen, backend_api.CompilingBackend)
         signature = chosen.signature(program, inputs)
         compiled, _ = chosen.lookup(program, signature)
         assert isinstance(compiled, backend_api.Compiled)  # run above kept it

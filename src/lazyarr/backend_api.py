@@ -4,8 +4,9 @@ A backend is a plugin (an entry point in the group `lazyarr.backends`) that runs
 `Program`s. It imports this module and nothing else of lazyarr: the program format
 (`Program`, `Instruction`, `Check`), the primitives (`Op`, `op`, `OPS`, `UFUNCS`), the
 exceptions it may raise (`BackendFailure`, `LinAlgError`), the events it reports back
-(`Events`, `RunResult`), the protocol it implements (`Backend`, `Compiled`) and the
-contract version it declares. docs/writing-a-backend.md is the guide.
+(`Events`, `RunResult`, `Lookup`), the protocols it implements (`Backend`,
+`CompilingBackend`, `Compiled`) and the contract version it declares.
+docs/writing-a-backend.md is the guide.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from ._ops_mutation import span
 # (minor versions only add optional parts).
 CONTRACT_VERSION = (1, 0)
 
-__all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "Check", "Compiled", "Events",
-           "Instruction", "LinAlgError", "OPS", "Op", "Program", "RunResult", "UFUNCS",
+__all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "Check", "Compiled",
+           "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup", "OPS", "Op",
+           "Program", "RunResult", "UFUNCS",
            "check_result", "compatible", "core_digest", "fft_length", "op", "pack", "size_of",
            "span"]
 
@@ -195,6 +197,28 @@ class Backend(Protocol):
 
     def device_of(self, buffer) -> str:
         """The device holding `buffer`, one of its results."""
+
+
+class Lookup(NamedTuple):
+    compiled: Compiled | None  # None: neither memory nor a persistent cache has it
+    events: Events
+
+
+@runtime_checkable
+class CompilingBackend(Backend, Protocol):
+    """A backend with a compile step (`compiles = True`): the scheduler may run a
+    program elsewhere while this compiles it, on a background thread."""
+
+    def signature(self, program: Program, inputs: Sequence[Any],
+                  owned: frozenset[int] = frozenset()) -> Hashable:
+        """Cheap: what besides the program decides its executable."""
+
+    def lookup(self, program: Program, signature: Hashable, disk: bool = True) -> Lookup:
+        """The executable from memory, else (with `disk`) a persistent cache; never
+        compiles."""
+
+    def compile(self, program: Program, signature: Hashable) -> Compiled:
+        """Compile and keep (so `lookup` finds it); blocking and thread-safe."""
 
 
 REQUIRED = ("run", "devices", "transfer", "device_of")

@@ -18,7 +18,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from lazyarr.backend_api import CONTRACT_VERSION, Events, RunResult, check_result
+from lazyarr.backend_api import CONTRACT_VERSION, Events, Lookup, RunResult, check_result
 
 __all__ = ["ExampleBackend", "Plan"]
 
@@ -79,11 +79,6 @@ class Plan:
         outputs = [slots[i] for i in self._program.outputs]
         return RunResult(outputs, Events(run_seconds=time.perf_counter() - start,
                                          extra={"example_instructions": len(self._steps)}))
-
-
-class Lookup(NamedTuple):
-    compiled: Plan | None
-    events: Events
 
 
 class ExampleBackend:

@@ -24,8 +24,8 @@ import numpy as np
 
 import jax
 
-from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, RunResult,
-                                 check_result)
+from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
+                                 RunResult, check_result)
 
 from . import disk_cache, sharding
 from .lowering import convert, lower, prepare
@@ -203,11 +203,6 @@ class XlaCompiled:
         return RunResult(list(results[:n_out]),
                          Events(run_seconds=time.perf_counter() - start,
                                 donated_buffers=len(self.signature.donated)))
-
-
-class Lookup(NamedTuple):
-    compiled: XlaCompiled | None
-    events: Events
 
 
 class XlaBackend:
