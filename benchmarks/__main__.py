@@ -42,8 +42,11 @@ def make_runner(variant: str, workload):
     if variant == "numpy":
         return lambda args: _to_host(fn(numpy, *args))
     if variant == "lazyarr":
+        import os
         import lazyarr
-        lazyarr.set_backend("xla")
+        # Selected as a user's script selects it (the environment), not by set_backend,
+        # which loads the backend at once: lazyarr loads it when its tiers need it.
+        os.environ["LAZYARR_BACKEND"] = "xla"
         return lambda args: _to_host(fn(lazyarr, *[
             lazyarr.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]))
     import jax

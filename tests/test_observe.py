@@ -375,7 +375,7 @@ def page_examples():
     return examples
 
 
-def test_the_lazy_evaluation_page_runs_as_shown(backend, monkeypatch, tmp_path):
+def test_the_lazy_evaluation_page_runs_as_shown(backend, monkeypatch, tmp_path, compile_tier):
     from lazyarr import _backend
     # A backend of its own, with empty program caches: the page's compiles are compiles.
     monkeypatch.setattr(_backend, "_instances", {})
@@ -451,7 +451,7 @@ def test_the_docs_link_only_inside_the_repository():
         assert links[page] & (pages - {page}), f"{page} links to no other page"
 
 
-def test_the_demo_prints_what_the_readme_says(backend):
+def test_the_demo_prints_what_the_readme_says(backend, compile_tier):
     """README: the demo prints its results, then its flushes by cause (most of them size
     cuts, two reads for the prints) and how many programs were compiled."""
     demo = os.path.join(os.path.dirname(PAGE), os.pardir, "examples", "demo.py")

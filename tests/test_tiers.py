@@ -130,6 +130,7 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
     script = textwrap.dedent("""
         import numpy, lazyarr
         from lazyarr import _tiers
+        lazyarr.set_backend("xla")  # loaded now: no flush runs while it loads
         x = lazyarr.asarray(numpy.linspace(0.0, 1.0, 100))
         for k in range(3):
             float((lazyarr.cos(x) * k).sum())
@@ -189,3 +190,27 @@ def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monke
     for k in range(2):
         assert got[k][0] == expected[k][0]
         numpy.testing.assert_array_equal(got[k][1], expected[k][1])
+
+
+def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend):
+    """Under "auto", with the XLA backend selected but not loaded, a fresh process's
+    first flush runs on the interpreter while jax imports on a background thread, and
+    the process exits cleanly even if that import is still under way."""
+    if backend != "xla":
+        pytest.skip("the XLA backend is the one that takes long to load")
+    script = textwrap.dedent("""
+        import sys, numpy, lazyarr
+        from lazyarr import _tiers
+        x = lazyarr.asarray(numpy.arange(10.0))
+        assert float((x * 2).sum()) == 90.0
+        print(_tiers.DEFERRED_FLUSHES, "jax" in sys.modules)
+    """)
+    env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": "off"}
+    env.pop("LAZYARR_BACKEND", None)
+    env.pop("JAX_PLATFORMS", None)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Fatal" not in done.stderr
+    if _tiers._cpu_only({}):
+        assert done.stdout.split()[0] == "1"

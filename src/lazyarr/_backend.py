@@ -145,6 +145,35 @@ def current() -> Backend:
     return _default()
 
 
+def selected() -> tuple[str | None, dict]:
+    """(name, options) of the backend the next flush uses, without loading it; the name
+    is None when that is the default and it has not been chosen yet."""
+    if _selection.stack:
+        return _selection.stack[-1]
+    choice = _global or _from_environment()
+    if choice is not None:
+        return choice
+    if _default.cache_info().currsize:
+        return _default().name, {}
+    return None, {}
+
+
+def loaded() -> Backend | None:
+    """The backend the next flush uses if it is loaded already, else None (nothing is
+    loaded here)."""
+    name, options = selected()
+    if name is None:
+        return None
+    key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                              for k, v in options.items())))
+    return _instances.get(key)
+
+
+def load_selected(name: str | None, options: dict) -> Backend:
+    """Load what `selected()` named (from any thread: the selection is per thread)."""
+    return _default() if name is None else load(name, **options)
+
+
 @functools.cache
 def _default() -> Backend:
     """The first built-in backend that loads (looked up once: reading the installed

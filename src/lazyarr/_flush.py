@@ -335,7 +335,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         group = node.group.root()
         group.nodes = group.nbytes = 0
     program, inputs = linearize(order, roots)
-    backend = _backend.current()
+    backend = _tiers.backend_for_flush()
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]

@@ -112,6 +112,57 @@ def interprets_first(backend) -> bool:
     return getattr(backend, "compiles", False) and backend.device == "cpu"
 
 
+# Accelerator plugins of jax: with one installed, the default device may not be the CPU.
+ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
+                       "jax_rocm7_plugin", "libtpu", "jax_plugins")
+_loading: dict[tuple, threading.Thread] = {}
+DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
+
+
+def backend_for_flush():
+    """The backend to run the next flush on. Under "auto", while the selected compiling
+    backend is not loaded yet (importing jax takes a second or more) and will run on the
+    CPU, it is loaded on a background thread and this flush runs on the interpreter: the
+    first flushes of a script never wait for jax."""
+    backend = _backend.loaded()
+    if backend is not None:
+        return backend
+    name, options = _backend.selected()
+    if name == "numpy" or tier() != "auto" or not _cpu_only(options):
+        return _backend.current()
+    key = (name, tuple(sorted(options.items())))
+    fallback = interpreter()  # before the load below holds the backends' lock
+    with _lock:
+        thread = _loading.get(key)
+        if thread is None:
+            thread = _loading[key] = threading.Thread(
+                target=_load_quietly, args=(name, options), daemon=True,
+                name="lazyarr-backend-load")
+            thread.start()
+    if not thread.is_alive():  # it finished (or failed) without being found: load here
+        return _backend.current()
+    global DEFERRED_FLUSHES
+    DEFERRED_FLUSHES += 1
+    return fallback
+
+
+def _load_quietly(name, options) -> None:
+    try:
+        _backend.load_selected(name, options)
+    except BaseException:  # noqa: BLE001  (the flush that needs it loads it and raises)
+        pass
+
+
+def _cpu_only(options: dict) -> bool:
+    import importlib.util
+    device = str(options.get("device") or "")
+    if device:
+        return device.split(":")[0] == "cpu"
+    if os.environ.get("JAX_PLATFORMS", "").strip().lower() == "cpu":
+        return True
+    return not any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
+
+
 def run(backend, program, inputs, owned, stats) -> RunResult:
     """Run `program` on the tier the policy picks; `stats` (the scheduler's Stats) gets
     the tier counters. Raises what the program raises, on either tier."""
