@@ -40,8 +40,25 @@ EXAMPLE_SLICE = {"test_core", "test_elementwise", "test_reductions", "test_index
                  "test_mutation", "test_views", "test_sorting", "test_linalg"}
 
 
+# LAZYARR_TEST_SAMPLE=N keeps every N-th test of each module (deterministically): the
+# multi-device run (tests/test_multidevice_suite.py) covers every chapter at a fraction
+# of the cost.
+SAMPLE = int(os.environ.get("LAZYARR_TEST_SAMPLE", "1"))
+
+
+def _sample(config, items):
+    kept, dropped, seen = [], [], {}
+    for item in items:
+        rank = seen[item.module.__name__] = seen.get(item.module.__name__, -1) + 1
+        (kept if rank % SAMPLE == 0 else dropped).append(item)
+    config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
+
+
 def pytest_collection_modifyitems(config, items):
     """Runs on the example backend outside its slice are deselected (unless chosen)."""
+    if SAMPLE > 1:
+        _sample(config, items)
     if "example" in BACKENDS and _chosen:
         return
     kept, dropped = [], []

@@ -429,21 +429,26 @@ class XlaBackend:
         with jax.enable_x64(True):
             signature = self.signature(program, inputs)
             packing = Packing(len(program.input_specs), signature.scalars)
-            fn = _traceable(program, packing, [], [], self.jax_device.platform)
+            fn = self._constrained(program, _traceable(program, packing, [], [],
+                                                       self.jax_device.platform))
             return jax.jit(fn).lower(*self._abstract(program, packing, signature)).as_text()
 
-    def _out_shardings(self, program):
-        """On a mesh, the results the policy splits (large ones) are placed as new
+    def _constrained(self, program, fn):
+        """On a mesh, `fn` with the results the policy splits (large ones) placed as new
         inputs would be, so a loop's state keeps one sharding (one program) from
-        iteration to iteration; XLA chooses for the others (None) and the check flags."""
+        iteration to iteration; XLA chooses for the others and for the check flags."""
         if self.placement is None:
-            return None
-        policy = self.placement.policy
-        out = []
+            return fn
+        shardings = []
         for slot in program.outputs:
-            spec = policy(*program.spec(slot))
-            out.append(self.placement.sharding(spec) if spec else None)
-        return tuple(out) + (None,) * len(program.checks)
+            spec = self.placement.policy(*program.spec(slot))
+            shardings.append(self.placement.sharding(spec) if spec else None)
+
+        def placed(*args):
+            results = fn(*args)
+            return tuple(r if s is None else jax.lax.with_sharding_constraint(r, s)
+                         for r, s in zip(results, shardings)) + results[len(shardings):]
+        return placed
 
     def _abstract(self, program, packing: Packing, signature) -> list:
         """The abstract inputs to compile for: shapes, dtypes and shardings."""
@@ -464,8 +469,7 @@ class XlaBackend:
             with jax.enable_x64(True):
                 specs = self._abstract(program, packing, signature)
                 donate = tuple(packing.arrays.index(i) for i in signature.donated)
-                executable = jax.jit(fn, donate_argnums=donate,
-                                     out_shardings=self._out_shardings(program)
+                executable = jax.jit(self._constrained(program, fn), donate_argnums=donate
                                      ).lower(*specs).compile()
         except AssertionError:
             raise
