@@ -17,6 +17,7 @@ import operator
 import numpy as np
 
 from .. import _dtypes
+from .._placement import host_array
 from .._ops import MULTI_OUTPUT, UFUNCS as UFUNC_CATEGORIES
 from . import export
 from .common import (Array, apply, as_array, astype as _astype, broadcast_node, full_node,
@@ -383,7 +384,7 @@ def _segment_starts(indices, n: int, name: str):
     """The indices as an int64 (m,) node, read as NumPy reads them: arrays cast safely
     to intp, other data converted to intp; 1-d; each in [0, n)."""
     if isinstance(indices, Array) and indices._node.is_computed:
-        indices = np.asarray(indices._node.value)
+        indices = host_array(indices._node.value)
     if isinstance(indices, (Array, np.ndarray)):
         if not np.can_cast(indices.dtype, np.intp, "safe"):
             raise TypeError(f"{name}: Cannot cast array data from {indices.dtype!r} to "

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _dtypes, _flush
+from .._placement import host_array
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
@@ -128,7 +129,7 @@ def _index_node(index, size: int, axis: int):
     """A normalized int64 index node: checked now if its values are known, else in the
     program."""
     if isinstance(index, Array) and index._node.is_computed:
-        index = np.asarray(index._node.value)
+        index = host_array(index._node.value)
     if isinstance(index, np.ndarray):
         value = _check_host(index, size, axis)
         return leaf(value, value.shape, value.dtype)
@@ -271,7 +272,7 @@ def _with_new_axes(shape, entries) -> tuple:
 def _flat_index(nodes, sizes, index_shape):
     """Row-major flat index over the advanced axes, broadcast to `index_shape`."""
     if all(n.op.name == "input" for n in nodes):  # known on the host: compute it there
-        values = [np.broadcast_to(np.asarray(n.value), index_shape) for n in nodes]
+        values = [np.broadcast_to(host_array(n.value), index_shape) for n in nodes]
         flat = np.ravel_multi_index(values, sizes) if values and math.prod(sizes) else \
             np.zeros(index_shape, np.int64)
         flat = np.asarray(flat, np.int64)

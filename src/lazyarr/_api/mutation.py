@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _flush
+from .._placement import host_array
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import elementwise, export
@@ -97,7 +98,7 @@ def put(a, ind, v, mode="raise") -> None:
     a._check_writeable()
     index = ind if isinstance(ind, Array) else np.asarray(ind)
     if isinstance(index, Array) and index._node.is_computed:  # known: checked now
-        index = np.asarray(index._node.value)
+        index = host_array(index._node.value)
     if index.size and not a.size:
         raise IndexError("cannot replace elements of an empty array")
     values = _cycled(v, a.dtype, index.size)
@@ -112,7 +113,7 @@ def _flat_positions(index, size: int, mode: str = "raise") -> tuple:
     int64 node, with `put`'s `mode` for those out of range (raise: checked now if
     known, else when the program runs), and whether they are known to be distinct."""
     if isinstance(index, Array) and index._node.is_computed:
-        index = np.asarray(index._node.value)
+        index = host_array(index._node.value)
     if isinstance(index, Array):
         index = astype(index, np.int64)
         if mode == "raise":

@@ -174,6 +174,7 @@ class XlaCompiled:
         self._packing = Packing(len(program.input_specs), signature.scalars)
         self._checked = checked  # per flag output: its index into program.checks
         self._backend = backend
+        self._moved: int | None = None  # bytes of collectives per run, on a mesh
         mesh = backend.placement
         if mesh is None:
             self._place, self._place_scalars = (lambda x, i: backend._placed(x)), None
@@ -200,9 +201,21 @@ class XlaCompiled:
                     if hit:
                         check = program.checks[index]
                         raise check.error(check.message)
-        return RunResult(list(results[:n_out]),
-                         Events(run_seconds=time.perf_counter() - start,
-                                donated_buffers=len(self.signature.donated)))
+        events = Events(run_seconds=time.perf_counter() - start,
+                        donated_buffers=len(self.signature.donated))
+        if self._backend.placement is not None:
+            events.extra["collective_bytes"] = self.collective_bytes()
+        return RunResult(list(results[:n_out]), events)
+
+    def collective_bytes(self) -> int:
+        """Bytes the partitioned program's collectives produce per device per run (from
+        the compiled HLO: all-reduce, all-gather, ...): what XLA moves between devices."""
+        if self._moved is None:
+            try:
+                self._moved = sum(sharding.collective_bytes(self._executable.as_text()).values())
+            except Exception:  # noqa: BLE001  (an executable without HLO text)
+                self._moved = 0
+        return self._moved
 
 
 class XlaBackend:
