@@ -342,10 +342,14 @@ def test_a_bad_log_environment_variable_warns_at_import(backend):
     done = subprocess.run([sys.executable, "-c", "import lazyarr; print('ok')"],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "LAZYARR_LOG": "flush,everything",
+                               "LAZYARR_LONG_COMPILE": "soon",
                                "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 0 and done.stdout == "ok\n"
     assert ("RuntimeWarning: LAZYARR_LOG='flush,everything' ignored: unknown lazyarr log "
-            "category 'everything'") in done.stderr
+            "category 'everything': the categories are flush, compile, cut, fallback, "
+            "transfer, or 'all'") in done.stderr
+    assert ("RuntimeWarning: LAZYARR_LONG_COMPILE='soon' ignored: the long-compile "
+            "threshold is a number of seconds or 'off'") in done.stderr
     assert _run(["--log", "nope", "-c", "pass"], backend).returncode == 2
 
 
@@ -468,3 +472,19 @@ def test_the_demo_prints_what_the_readme_says(backend, compile_tier):
     operations, flushes, cuts, compiles = map(int, found.groups())
     assert operations > 3000 and flushes == cuts + 2 and cuts > 10
     assert compiles == 0 if backend == "numpy" else 0 < compiles <= 6
+
+
+def test_the_long_compile_warning_reaches_stderr_with_the_log_off(backend):
+    done = subprocess.run(
+        [sys.executable, "-c", "import numpy, lazyarr\n"
+                               "print(float((lazyarr.asarray(numpy.ones(5)) * 2).sum()))"],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "LAZYARR_BACKEND": backend, "LAZYARR_CACHE_DIR": "off",
+             "LAZYARR_LONG_COMPILE": "1e-9", "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0 and done.stdout == "10.0\n", done.stderr
+    warned = [r for r in done.stderr.splitlines() if r.startswith("lazyarr: compiling")]
+    if backend == "numpy":  # nothing is compiled
+        assert warned == []
+    else:
+        assert len(warned) == 1 and warned[0].startswith(
+            "lazyarr: compiling a program of 2 operations, 2 inputs for <string>:2 took ")

@@ -106,7 +106,7 @@ def set_log(categories=_KEEP, *, long_compile_seconds=_KEEP):
     log. `long_compile_seconds` (default 2; None for never) is the compile time past
     which a warning names the line and the program. Returns the previous settings as
     a dict, which `set_log(**previous)` restores."""
-    global _enabled, _long_compile_seconds, _handler
+    global _enabled, _long_compile_seconds
     previous = {"categories": tuple(c for c in CATEGORIES if c in _enabled),
                 "long_compile_seconds": _long_compile_seconds}
     enabled = _enabled if categories is _KEEP else parse_categories(categories)
@@ -114,12 +114,17 @@ def set_log(categories=_KEEP, *, long_compile_seconds=_KEEP):
                else parse_seconds(long_compile_seconds))
     _enabled, _long_compile_seconds = enabled, seconds
     if enabled:
-        if _handler is None:
-            _handler = _StderrHandler()
-            logger.addHandler(_handler)
+        _install_handler()
         if logger.level == logging.NOTSET or logger.level > logging.INFO:
             logger.setLevel(logging.INFO)
     return previous
+
+
+def _install_handler() -> None:
+    global _handler
+    if _handler is None:
+        _handler = _StderrHandler()
+        logger.addHandler(_handler)
 
 
 def log_categories() -> tuple[str, ...]:
@@ -129,7 +134,9 @@ def log_categories() -> tuple[str, ...]:
 
 def configure_from_environment() -> None:
     """`LAZYARR_LOG` and `LAZYARR_LONG_COMPILE` at import: a bad value warns (naming
-    the valid ones) and is ignored, rather than making `import lazyarr` fail."""
+    the valid ones) and is ignored, rather than making `import lazyarr` fail. The
+    stderr handler is installed either way, for the long-compile warning."""
+    _install_handler()
     for variable, keyword in (("LAZYARR_LOG", "categories"),
                               ("LAZYARR_LONG_COMPILE", "long_compile_seconds")):
         value = os.environ.get(variable)
