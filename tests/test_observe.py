@@ -300,6 +300,12 @@ def test_explain_of_computed_arrays_and_bad_arguments():
     assert text.startswith("array 0 ((3,) float64) is computed")
     assert "=> array 1" in text
     assert repr(text) == str(text)  # shown as text at the prompt
+    assert la.explain(x[1:]) == ("the array ((2,) float64) is a view of a computed buffer on "
+                                 "the CPU: reading it takes NumPy's view of the buffer, "
+                                 "without a program")
+    with la.count_flushes() as counter:
+        assert numpy.asarray(x[1:]).tolist() == [1.0, 1.0]
+    assert counter.count == 0
     with pytest.raises(TypeError, match="takes one or more lazyarr arrays"):
         la.explain()
     with pytest.raises(TypeError, match="lazyarr arrays, not ndarray"):

@@ -69,7 +69,16 @@ def explain(*arrays, lowered: bool = False) -> Explanation:
             name = f"array {k}" if len(arrays) > 1 else "the array"
             out.append(f"{name} ({a.shape} {a.dtype}) is computed: nothing is pending "
                        f"(its value is a buffer on {a.device})")
-    pending = [n for n in nodes if not n.is_computed]
+    pending = []
+    for k, (a, node) in enumerate(zip(arrays, nodes)):
+        if node.is_computed:
+            continue
+        if _host_view(node):
+            name = f"array {k}" if len(arrays) > 1 else "the array"
+            out.append(f"{name} ({a.shape} {a.dtype}) is a view of a computed buffer on the "
+                       "CPU: reading it takes NumPy's view of the buffer, without a program")
+        else:
+            pending.append(node)
     if not pending:
         return Explanation("\n".join(out))
     roots = _flush._sharing_roots(pending)
@@ -85,6 +94,17 @@ def explain(*arrays, lowered: bool = False) -> Explanation:
         else:
             out += ["  " + line for line in text(program, inputs).rstrip().splitlines()]
     return Explanation("\n".join(out))
+
+
+def _host_view(node) -> bool:
+    """Whether a flush reads `node` on the host without a program (as `_flush`'s host
+    views do: slices, reshapes and transposes of one computed buffer on the CPU)."""
+    ops = getattr(_flush, "HOST_VIEW_OPS", ())
+    while not node.is_computed:
+        if node.op not in ops:
+            return False
+        node = node.inputs[0]
+    return type(node.value).__module__ == "numpy" or _backend.device_of(node) == "cpu"
 
 
 def _graph_lines(program, inputs, arrays, nodes, roots) -> list[str]:
