@@ -22,8 +22,9 @@ print("peak temperature:", u.max())
 print("column spreads after normalising:", z.std(axis=0).round(12))
 # What lazyarr did: the recorded operations ran in a few flushes. Most are cuts (cause
 # "size"): the loop's pending graph is evaluated every 60 or so operations, at the same
-# place of the loop body, so the same few programs are compiled once and reused; the
-# rest are the two prints. np.report() would list them by line.
+# place of the loop body, so the same few programs repeat; the rest are the two prints.
+# On the CPU they run on the NumPy interpreter first, while XLA compiles the repeating
+# ones in the background. np.report() would list them by line.
 stats = np.stats()
 causes = ", ".join(f"{n} {cause}" for cause, n in sorted(stats["flushes"].items()))
 print(f"lazyarr: {stats['nodes_evaluated']} recorded operations ran in "

@@ -143,10 +143,13 @@ def test_a_fallback_names_the_function_called_and_its_line(caplog):
     special = pytest.importorskip("scipy.special")
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("fallback")
+    # The ufunc itself: under SCIPY_ARRAY_API=1 (which test_consumers sets) the public
+    # scipy.special.expit is a wrapper that dispatches to lazyarr's namespace instead.
+    expit = getattr(special.expit, "__wrapped__", special.expit)
     x = la.asarray(numpy.linspace(-2, 2, 9))
     with pytest.warns(la._dispatch.FallbackWarning, match=r"^scipy\.special\.expit has no"):
         line = here() + 1
-        y = special.expit(x)
+        y = expit(x)
     numpy.testing.assert_allclose(numpy.asarray(y), special.expit(numpy.linspace(-2, 2, 9)))
     logged = events(caplog, "fallback")
     assert [r.lazyarr_site for r in logged] == [site(line)]
@@ -272,7 +275,8 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     assert ("program: 4 operations, 2 results; inputs: 1 array (64 bytes), 1 runtime scalar "
             "(float64), 1 runtime offset") in text
     if backend == "xla":
-        assert "not compiled yet" in text
+        assert text.endswith("  xla backend on cpu: not compiled yet\n"
+                             "  tier: compiled before it runs (LAZYARR_TIER=compile)")
         numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
         half = x * 0.5
         again = half + half[6]  # the same structure: other scalars and offsets
@@ -280,6 +284,24 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     else:
         assert "interpreted instruction by instruction with NumPy" in text
     numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
+
+
+def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    y = la.asarray(numpy.ones(1033)) * 1.25
+    last = la.explain(y).splitlines()[-1]
+    if backend == "numpy":  # no tiers: the reference interprets everything
+        assert last.endswith("interpreted instruction by instruction with NumPy (nothing is "
+                             "compiled)")
+        return
+    assert last.startswith("  tier: the NumPy interpreter (LAZYARR_TIER=auto; run 1 of this "
+                           "structure), unless compiled in memory or on disk; compiled in the "
+                           "background from run 2 on")
+    monkeypatch.setenv("LAZYARR_TIER", "interpret")
+    assert la.explain(y).endswith("  tier: the NumPy interpreter (LAZYARR_TIER=interpret)")
+    monkeypatch.setenv("LAZYARR_TIER", "sometimes")
+    assert la.explain(y).endswith("LAZYARR_TIER must be one of interpret, compile, auto, not "
+                                  "'sometimes'")
 
 
 def test_explain_lowered_shows_the_backends_program(backend):
@@ -392,6 +414,7 @@ def test_the_lazy_evaluation_page_runs_as_shown(backend, monkeypatch, tmp_path, 
     monkeypatch.chdir(tmp_path)
     examples = page_examples()
     assert len(examples) >= 5 and sum(e[1] is not None for e in examples) >= 5
+    monkeypatch.setenv("LAZYARR_TIER", os.environ.get("LAZYARR_TIER", "auto"))  # restored
     namespace = {"__name__": "example"}
     checker = doctest.OutputChecker()
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -477,10 +500,12 @@ def test_the_demo_prints_what_the_readme_says(backend, compile_tier):
     assert found, last
     operations, flushes, cuts, compiles = map(int, found.groups())
     assert operations > 3000 and flushes == cuts + 2 and cuts > 10
-    assert compiles == 0 if backend == "numpy" else 0 < compiles <= 6
+    # On the CPU the tiers interpret the cuts first and compile the repeating one in the
+    # background: how many compiles finish before the end depends on the machine.
+    assert compiles == 0 if backend == "numpy" else compiles <= 6
 
 
-def test_the_long_compile_warning_reaches_stderr_with_the_log_off(backend):
+def test_the_long_compile_warning_reaches_stderr_with_the_log_off(backend, compile_tier):
     done = subprocess.run(
         [sys.executable, "-c", "import numpy, lazyarr\n"
                                "print(float((lazyarr.asarray(numpy.ones(5)) * 2).sum()))"],

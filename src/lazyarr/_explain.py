@@ -179,4 +179,35 @@ def _program_lines(program, inputs) -> list[str]:
         lines.append(f"  {where}: it does not report its program cache")
     else:
         lines.append(f"  {where}: {state(program, inputs)}")
+    tier = _tier_line(backend, program, inputs)
+    if tier:
+        lines.append(f"  tier: {tier}")
     return lines
+
+
+def _tier_line(backend, program, inputs) -> str | None:
+    """Which tier (see `_tiers`) the next flush would run the program on, when the
+    tiers apply to `backend` (a compiling backend on the CPU)."""
+    from . import _tiers
+    try:
+        forced = _tiers.tier()
+    except ValueError as exc:
+        return str(exc)
+    if not _tiers.interprets_first(backend):
+        return None
+    if forced == "compile":
+        return "compiled before it runs (LAZYARR_TIER=compile)"
+    if forced == "interpret":
+        return "the NumPy interpreter (LAZYARR_TIER=interpret)"
+    known = getattr(_tiers, "_states", {}).get(
+        (program.key, backend.signature(program, inputs, frozenset())))
+    if known is not None and _tiers.Policy.use_compiled(known):
+        return "its compiled program (LAZYARR_TIER=auto)"
+    runs = known.runs if known is not None else 0
+    if known is not None and (known.failed or known.slower):
+        return ("the NumPy interpreter, for good: its compiled program "
+                + ("failed" if known.failed else "ran slower"))
+    return (f"the NumPy interpreter (LAZYARR_TIER=auto; run {runs + 1} of this structure), "
+            f"unless compiled in memory or on disk; compiled in the background from run "
+            f"{_tiers.HOT} on, or at once after an interpreted run of "
+            f"{_tiers.LONG_RUN_S:g} s or more")

@@ -339,13 +339,15 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
+    background = events["background_compile_seconds"]
     start = time.perf_counter()
     results, ran = _tiers.run(backend, program, inputs, owned or frozenset(), STATS)
     seconds = time.perf_counter() - start
     STATS.flush_seconds += seconds
     events.update(ran.counts())
     _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,
-                     events["compile_seconds"] - compile_seconds)
+                     events["compile_seconds"] - compile_seconds,
+                     events["background_compile_seconds"] - background)
     STATS.flushes[cause] += 1
     STATS.nodes_evaluated += len(program.instructions)
     for counter in _counters:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import types
 import warnings
 from collections import Counter
 from itertools import zip_longest
@@ -217,9 +218,11 @@ def _emit(category: str, site, message: str, level: int = logging.INFO) -> None:
 # ----- hooks --------------------------------------------------------------------------
 
 def flushed(stats, cause: str, program, seconds: float, compiles: int = 0,
-            compile_seconds: float = 0.0) -> None:
+            compile_seconds: float = 0.0, background_seconds: float = 0.0) -> None:
     """A flush with `cause` ran `program` in `seconds`, of which `compile_seconds`
-    compiling `compiles` programs (as the backend counted them)."""
+    compiling `compiles` programs (as the backend counted them). A compile finished in
+    the background (the tiers, see `_tiers`) is counted at the flush that first runs its
+    program, with its `background_seconds`, which the flush did not wait for."""
     site = user_site()
     line = stats.lines.get(site)
     if line is None:
@@ -228,7 +231,8 @@ def flushed(stats, cause: str, program, seconds: float, compiles: int = 0,
     flushes[cause] = flushes.get(cause, 0) + 1
     line.seconds += seconds
     if compiles:
-        compiled(stats, program, compile_seconds, site, count=compiles)
+        compiled(stats, program, compile_seconds + background_seconds, site, count=compiles,
+                 background=compile_seconds == 0 and background_seconds > 0)
     category = "cut" if cause in CUT_CAUSES else "flush"
     if category in _enabled:
         what = f"cut ({cause} bound)" if category == "cut" else f"flush ({cause})"
@@ -237,10 +241,12 @@ def flushed(stats, cause: str, program, seconds: float, compiles: int = 0,
                               + (f" (compile {_duration(compile_seconds)})" if compiles else ""))
 
 
-def compiled(stats, program, seconds: float, site=None, count: int = 1) -> None:
+def compiled(stats, program, seconds: float, site=None, count: int = 1,
+             background: bool = False) -> None:
     """A backend compiled `program` in `seconds` for the user's line `site` (found now
     when None): counted, compared with the line's earlier programs, logged, and
-    warned about when it took longer than the long-compile threshold."""
+    warned about when it took longer than the long-compile threshold (unless it was
+    compiled in the `background`, while the program ran on the interpreter)."""
     if site is None:
         site = user_site()
     line = _line(stats, site)
@@ -252,11 +258,12 @@ def compiled(stats, program, seconds: float, site=None, count: int = 1) -> None:
     line.programs.append(program)
     del line.programs[:-PROGRAMS_KEPT]
     if "compile" in _enabled:
-        _emit("compile", site, f"compile at {short_name(site)}: {_program_size(program)}, "
+        what = "compile (in the background)" if background else "compile"
+        _emit("compile", site, f"{what} at {short_name(site)}: {_program_size(program)}, "
                                f"{_duration(seconds)}"
                                + (f"; recompile: {reason}" if reason else "; first for this line"))
     threshold = _long_compile_seconds
-    if threshold is not None and seconds > threshold:
+    if threshold is not None and seconds > threshold and not background:
         _emit("compile", site, f"compiling a program of {_program_size(program)} for "
                                f"{short_name(site)} took {seconds:.1f} s (the pause was "
                                f"lazyarr's; threshold {threshold:g} s, see set_log)",
@@ -298,7 +305,13 @@ def public_module(obj, name: str) -> str | None:
         holders = []
         for module_name, module in list(sys.modules.items()):
             namespace = getattr(module, "__dict__", None)
-            if isinstance(namespace, dict) and namespace.get(name) is obj:
+            if not isinstance(namespace, dict):
+                continue
+            value = namespace.get(name)
+            # A function wrapping it counts (functools.wraps): scipy.special.expit under
+            # SCIPY_ARRAY_API=1 wraps the ufunc.
+            if value is obj or (isinstance(value, types.FunctionType)
+                                and value.__dict__.get("__wrapped__") is obj):
                 holders.append(module_name)
         public = [m for m in holders if not any(p.startswith("_") for p in m.split("."))]
         known = _ufunc_modules[obj] = min(public or holders or [""],

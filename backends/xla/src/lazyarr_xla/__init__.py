@@ -428,14 +428,14 @@ class XlaBackend:
         """For `lazyarr.explain`: whether the program is compiled, in memory or on disk."""
         scalars = Packing.signature(inputs)
         if any(key[0] == program.key and key[1].scalars == scalars for key in self._compiled):
-            return "compiled, in the memory cache: the flush runs it at once"
+            return "compiled, in the memory cache"
         signature = (Signature(scalars, ()) if self.placement is None else
                      self.signature(program, inputs)._replace(donated=()))
         name = disk_cache.entry_name((program.key, signature), self._cache_devices)
         root = disk_cache.directory()
         if name and root is not None and (root / name).exists():
-            return f"compiled, in the disk cache ({root}): the flush loads it"
-        return "not compiled yet: the flush compiles it with XLA, then runs it"
+            return f"compiled, in the disk cache ({root})"
+        return "not compiled yet"
 
     def lowered_text(self, program, inputs: Sequence) -> str:
         """For `lazyarr.explain(lowered=True)`: the program as StableHLO text."""
