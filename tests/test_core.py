@@ -119,13 +119,17 @@ def test_user_numpy_arrays_are_not_aliased():
     assert np.asarray(y)[0] == 0.0
 
 
-def test_materialized_values_are_read_only_views_unless_copied():
+def test_asarray_shares_a_writable_buffer_and_array_copies():
+    """As for an ndarray: np.asarray(x) is x's buffer (writable, writes seen by x),
+    np.array(x) a copy (see test_interop for the interplay with pending results)."""
     x = la.asarray(np.arange(3)) + 1
     view = np.asarray(x)
-    assert not view.flags.writeable
+    assert view.flags.writeable and np.asarray(x) is view
     copy = np.array(x)
     copy[0] = 7
     assert np.asarray(x)[0] == 1
+    view[1] = 9
+    assert x.tolist() == [1, 9, 3]
 
 
 @pytest.mark.parametrize("dtype", ["int16", "float32", "complex64", "bool"])

@@ -161,12 +161,19 @@ def test_bad_input():
     check(np.asarray, la.asarray, [[1, 2], [3]])
 
 
-def test_non_numeric_data_is_a_type_error():
-    """lazyarr holds bool and numeric dtypes only; NumPy would make a string array."""
-    with pytest.raises(TypeError, match="numeric"):
-        la.full((2,), "text")
-    with pytest.raises(TypeError, match="numeric"):
-        la.array(["a", "b"])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_non_numeric_data_is_numpys_own_array():
+    """Strings, dates, objects and records are NumPy's own arrays (a counted fallback)."""
+    la.reset_stats()
+    for make in (lambda m: m.full((2,), "text"), lambda m: m.array(["a", "b"]),
+                 lambda m: m.zeros(3, dtype="U2"), lambda m: m.array([1, None]),
+                 lambda m: m.arange("2024-01-30", "2024-02-02", dtype="datetime64[D]"),
+                 lambda m: m.zeros(2, dtype=[("a", "i4"), ("b", "f8")])):
+        expected, got = make(np), make(la)
+        assert type(got) is np.ndarray and got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+    assert sum(la.stats()["fallbacks"].values()) == 6
+    assert la.arange(3.0).astype("U3").tolist() == ["0.0", "1.0", "2.0"]
 
 
 @given(a=arrays(max_dims=2))

@@ -18,9 +18,24 @@ from lazyarr import _runner
 from conftest import BACKENDS
 
 PROGRAMS = Path(__file__).parent / "programs"
+SRC = str(Path(lazyarr.__file__).resolve().parent.parent)
 PROGRAM_NAMES = ["black_scholes", "kmeans", "mandelbrot", "monte_carlo_pi", "nbody",
                  "regression", "heat_equation", "game_of_life", "random_walk",
-                 "least_squares", "convolution"]
+                 "least_squares", "convolution",
+                 # written as people use NumPy with its libraries (issue 11, part 9)
+                 "pandas_sales", "matplotlib_figures", "scipy_optimize_fit",
+                 "scipy_integrate_ode", "sklearn_pipeline", "word_counts", "datetime_log",
+                 "strided_tricks", "inplace_algorithms", "student_records",
+                 "image_histogram", "pca_iris_like", "polynomial_fit", "markov_chain",
+                 "bootstrap_ci", "fft_spectrum", "prime_sieve", "sensor_masked",
+                 "xarray_climate", "dask_blocks", "numba_kernels", "grid_helpers",
+                 "binary_io", "scipy_stats_tests"]
+# Programs that fail today, each with the lazyarr gap it hits (strict: a fix must
+# remove its line).
+KNOWN_FAILURES = {
+    "binary_io": "memoryview(x) needs the buffer protocol, which a Python class offers only "
+                 "from Python 3.12 (__buffer__)",
+} if sys.version_info < (3, 12) else {}
 
 
 @pytest.fixture(autouse=True)
@@ -35,6 +50,8 @@ def run(args, *, lazy=True, cwd=None, backend="numpy", env=None, input=None, tim
     environ = {k: v for k, v in os.environ.items()
                if not k.startswith("LAZYARR_") and k != "PYTHONPATH"}
     environ.update(LAZYARR_BACKEND=backend, LAZYARR_FALLBACK="allow", **(env or {}))
+    # the lazyarr under test (a worktree's src), not whichever one is installed
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [(env or {}).get("PYTHONPATH"), SRC]))
     command = [sys.executable, *(["-m", "lazyarr"] if lazy else []), *map(str, args)]
     return subprocess.run(command, cwd=cwd, env=environ, input=input, capture_output=True,
                           text=True, timeout=timeout)
@@ -61,7 +78,9 @@ def assert_same_result(expected: Path, actual: Path):
 
 # ----- realistic programs -------------------------------------------------------------
 
-@pytest.mark.parametrize("name", PROGRAM_NAMES)
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[name], strict=True))
+    if name in KNOWN_FAILURES else name for name in PROGRAM_NAMES])
 def test_program_output_matches_plain_python(name, tmp_path):
     (tmp_path / "numpy").mkdir()
     (tmp_path / "lazyarr").mkdir()

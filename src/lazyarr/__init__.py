@@ -11,6 +11,8 @@ attaches Array's methods, and `array_api` gives `Array.__array_namespace__`.
 
 from __future__ import annotations
 
+import numpy as _np
+
 from . import _observe
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, linalg as _linalg_chapter  # noqa: F401
@@ -25,6 +27,21 @@ from ._api.namespace import NAMES as _NAMES
 from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
 from . import testing  # noqa: F401  (lazyarr.testing)
+# Issue 11's surface (before array_api copies the namespace): the rest of ndarray's
+# methods, lazy stride and index tricks, NumPy's own objects where nothing computes,
+# numba/jax registration on their import.
+from . import lib  # noqa: E402, F401  (lazyarr.lib, with a lazy stride_tricks)
+from . import _surface  # noqa: E402, F401  (attaches the rest of ndarray's methods)
+from .lib import index_tricks as _index_tricks  # noqa: E402
+from . import _numba as _numba_interop  # noqa: E402
+from . import _jax as _jax_interop  # noqa: E402
+from . import _numpy_own  # noqa: E402
+
+_numba_interop.install()  # numba's @njit takes lazyarr arrays once numba is imported
+_jax_interop.install()  # jax.jit takes lazyarr arrays (a pytree) once jax is imported
+_NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgrid,
+              ogrid=_index_tricks.ogrid)
+_numpy_own.install(_NAMES, _NAMESPACES[""])  # types, constants, helpers: NumPy's own
 from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
 from ._placement import devices, replicate, shard  # noqa: F401  (several devices)
 from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
@@ -38,9 +55,17 @@ _observe.configure_from_environment()  # LAZYARR_LOG, LAZYARR_LONG_COMPILE
 
 def __getattr__(name: str):
     """`lazyarr.bfloat16`: ml_dtypes' scalar type, imported when first asked for (its
-    import takes longer than NumPy's)."""
+    import takes longer than NumPy's); NumPy's own submodules (char, ma, typing, ...),
+    on first use, as NumPy imports them."""
     if name == "bfloat16":
         from . import _dtypes
         value = globals()[name] = _dtypes.bfloat16.type
         return value
-    raise AttributeError(f"module 'lazyarr' has no attribute {name!r}")
+    return _numpy_own.module(name)
+
+
+from . import _docs  # noqa: E402
+_docs.install(globals(), _np)  # help(lazyarr.f) shows NumPy's docstring, with a lazyarr note
+for _sub in ("linalg", "fft", "random"):
+    _docs.install(vars(globals()[_sub]), getattr(_np, _sub))
+_docs.install_methods(Array)

@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from . import _backend, _dtypes, _flush, _placement
+from . import _backend, _dtypes, _flush, _interop, _placement, _shared
 from ._errors import user_stacklevel
 from ._graph import Node, apply, leaf
 from ._views import Flags, Layout, compose, owner_probe, push_back, replay, steps_between
@@ -52,6 +52,11 @@ class Array:
         """The node holding this array's current value (a view's, derived anew from its
         owner's node when that has changed)."""
         layout = self._layout
+        if _shared.EXPORTED:  # its buffer is shared with NumPy: read a snapshot
+            shared = _shared.snapshot(self._owner())
+            if shared is not None:
+                return shared if layout is None or layout.base is None else replay(
+                    shared, layout.steps)
         if layout is not None and layout.base is not None:
             owner_node = layout.base._n
             if owner_node is not layout.seen:
@@ -64,6 +69,21 @@ class Array:
     @property
     def shape(self) -> tuple[int, ...]:
         return self._n.shape
+
+    @shape.setter
+    def shape(self, shape) -> None:
+        from .lib.stride_tricks import set_shape
+        set_shape(self, shape)
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """The strides NumPy's array of this layout has (a C-ordered owner, its views)."""
+        return self._layout_of().probe.strides
+
+    @strides.setter
+    def strides(self, strides) -> None:
+        from .lib.stride_tricks import set_strides
+        set_strides(self, strides)
 
     @property
     def dtype(self) -> np.dtype:
@@ -135,6 +155,12 @@ class Array:
         return value
 
     def __array__(self, dtype=None, copy=None):
+        """NumPy's array of this array's values: without a copy or cast, a writable
+        buffer shared with it (see `_shared`), as `numpy.asarray(ndarray)` is."""
+        if copy is not True and not self._scalar and (dtype is None or np.dtype(dtype)
+                                                      == self.dtype) \
+                and (self._layout is None or self._layout.writeable):
+            return _shared.export(self)
         value = self._value("read")
         if copy is False and dtype is not None and np.dtype(dtype) != value.dtype:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -304,6 +330,8 @@ class Array:
         self._n = node
         _flush.track(self)
         _flush.bound(self._owner()._n)
+        if _shared.EXPORTED:
+            _shared.after_write(self._owner())
 
     def _write_at(self, steps, node: Node) -> None:
         """Write `node` into the part of this array that `steps` select."""
@@ -346,6 +374,9 @@ class Array:
         if isinstance(buffer, np.ndarray) or not hasattr(buffer, "__dlpack__"):
             return np.array(buffer)  # lazyarr's NumPy buffers must not be written by others
         return buffer
+
+
+_interop.OWN_TYPES.append(Array)
 
 def _unpickled(cls, value: np.ndarray, scalar: bool) -> Array:
     return cls(leaf(value, value.shape, value.dtype), scalar)

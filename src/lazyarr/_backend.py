@@ -113,7 +113,13 @@ def load(name: str, **options) -> Backend:
                               for k, v in options.items())))
     with _lock:
         if key not in _instances:
-            _instances[key] = _create(name, options)
+            # Importing a backend's libraries (jax) draws from NumPy's global
+            # RandomState; the user's stream must continue as if nothing happened.
+            state = np.random.get_state()
+            try:
+                _instances[key] = _create(name, options)
+            finally:
+                np.random.set_state(state)
         return _instances[key]
 
 

@@ -19,6 +19,7 @@ from . import _flush, _observe
 from ._api import HANDLED
 from ._api.common import Array, as_array
 from ._errors import user_stacklevel
+from ._interop import NotLazy, call_lazy
 
 
 class FallbackWarning(UserWarning):
@@ -77,7 +78,11 @@ def array_function(func, types, args, kwargs):
     impl = HANDLED.get(func)
     if impl is None:
         return fallback(func, args, kwargs)
-    return impl(*args, **kwargs)
+    try:
+        return call_lazy(impl, args, kwargs)
+    except NotLazy:  # NumPy's data beside lazyarr's (strings, dates): NumPy computes
+        pass
+    return fallback(func, args, kwargs)
 
 
 # The keywords each lazy ufunc method takes; others (order=, subok=, signature=, an
@@ -102,14 +107,20 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
                for x in operands):
         return NotImplemented
-    impl = elementwise.UFUNCS.get(ufunc.__name__) or HANDLED.get(ufunc)
+    # by identity: another library's ufunc of the same name (scipy.special's) is not NumPy's
+    impl = HANDLED.get(ufunc)
     lazy = (impl is not None and set(kwargs) <= _LAZY_KEYWORDS.get(method, set())
             and _lazy_out(kwargs) and hasattr(impl, method))
     if lazy:
         out = kwargs.get("out")
         if isinstance(out, tuple) and len(out) == 1:
             kwargs = {**kwargs, "out": out[0]}
-        return getattr(impl, method)(*inputs, **kwargs)
+        try:
+            call = (getattr(impl, "lazy_call", impl) if method == "__call__"
+                    else getattr(impl, method))
+            return call(*inputs, **kwargs)
+        except NotLazy:
+            pass
     return fallback(getattr(ufunc, method), inputs, kwargs,
                     name=f"{ufunc.__name__}.{method}" if method != "__call__" else ufunc.__name__,
                     full_name=_observe.function_name(ufunc, method))

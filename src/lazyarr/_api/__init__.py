@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._interop import deferring
+
 NAMESPACES: dict[str, dict[str, object]] = {"": {}, "linalg": {}, "fft": {}, "random": {}}
 HANDLED: dict[object, object] = {}  # numpy function object -> lazyarr implementation
 
@@ -20,9 +22,14 @@ def export(func=None, *, names: tuple[str, ...] = (), namespace: str = ""):
     def register(f):
         np_namespace = getattr(np, namespace) if namespace else np
         for name in (f.__name__,) + tuple(names):
-            NAMESPACES[namespace][name] = f
             np_func = getattr(np_namespace, name, None)
-            if callable(np_func) and not isinstance(np_func, type):
+            numpys = callable(np_func) and not isinstance(np_func, type)
+            # NumPy's function takes over for other libraries' arrays and for data
+            # lazyarr does not hold (see _interop); ufuncs do it in their __call__.
+            NAMESPACES[namespace][name] = (deferring(f, np_func, name)
+                                           if numpys and f is not np_func
+                                           and not isinstance(np_func, np.ufunc) else f)
+            if numpys:
                 HANDLED.setdefault(np_func, f)
         return f
     return register(func) if func is not None else register

@@ -12,6 +12,7 @@ from numpy.exceptions import AxisError
 from .. import _dtypes, _flush
 from .._array import Array
 from .._graph import Node, apply, check_size, leaf
+from .._interop import NotLazy
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
 
@@ -38,8 +39,8 @@ def as_array(obj, dtype=None) -> Array:
     if not value.dtype.isnative:  # lazyarr's dtypes are native: same values, host order
         value = value.astype(value.dtype.newbyteorder("="))
     if not _dtypes.is_numeric(value.dtype):
-        raise TypeError(f"lazyarr supports bool and numeric dtypes, not {value.dtype} "
-                        f"(from {type(obj).__name__})")
+        raise NotLazy(f"lazyarr supports bool and numeric dtypes, not {value.dtype} "
+                      f"(from {type(obj).__name__})")
     return Array(leaf(value, value.shape, value.dtype), scalar=isinstance(obj, np.generic))
 
 
@@ -104,6 +105,8 @@ def astype(x: Array, dtype) -> Array:
     dtype = _dtypes.as_dtype(dtype)
     if x.dtype == dtype:
         return x
+    if not _dtypes.is_numeric(dtype):
+        raise NotLazy(f"lazyarr holds bool and numeric dtypes, not {dtype}")
     return wrap(apply("convert", x._node, dtype=dtype), x._scalar)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _dtypes
 from . import export
+from .._interop import NotLazy
 from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
 from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
 
@@ -114,8 +115,8 @@ def _full(shape, fill_value, dtype):
         value = np.asarray(fill_value)
     dt = _dtypes.as_dtype(dtype) if dtype is not None else value.dtype
     if not (_dtypes.is_numeric(dt) and _dtypes.is_numeric(value.dtype)):
-        raise TypeError(f"full: lazyarr supports bool and numeric dtypes, not {value.dtype} "
-                        f"(fill value {fill_value!r})")
+        raise NotLazy(f"full: lazyarr supports bool and numeric dtypes, not {dt} "
+                      f"(fill value {fill_value!r})")
     _dtypes.check_weak_int_fits(fill_value, dt, "full")
     with warnings.catch_warnings():  # NumPy fills with an unsafe cast, silently
         warnings.simplefilter("ignore")
@@ -170,10 +171,10 @@ def _host_scalar(value, name: str):
     """A range bound as a Python number (a lazy 0-d array is materialized)."""
     if isinstance(value, Array):
         value = value.item()
-    if isinstance(value, np.generic):
+    if isinstance(value, np.generic) and _dtypes.is_numeric(value.dtype):
         return value
-    if not isinstance(value, (bool, int, float, complex)):
-        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    if not isinstance(value, (bool, int, float, complex)):  # dates, strings: NumPy's
+        raise NotLazy(f"{name}: expected a number, got {type(value).__name__}")
     return value
 
 

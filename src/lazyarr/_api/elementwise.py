@@ -20,6 +20,7 @@ from .. import _dtypes
 from .._placement import host_array
 from .._ops import MULTI_OUTPUT, UFUNCS as UFUNC_CATEGORIES
 from . import export
+from .._interop import NotLazy, overrides
 from .common import (Array, apply, as_array, astype as _astype, broadcast_node, full_node,
                      leaf, normalize_axis, reshape_node, scalar_node, wrap)
 
@@ -34,8 +35,8 @@ def is_scalar_operand(x) -> bool:
 def _operand(x, func: str):
     if isinstance(x, Array) or type(x) in _WEAK:
         return x
-    if isinstance(x, (str, bytes)) or x is None:
-        raise TypeError(f"{func}: unsupported operand {x!r} of type {type(x).__name__}")
+    if isinstance(x, (str, bytes)) or x is None or overrides(type(x)):
+        raise NotLazy(f"{func}: NumPy's ufunc takes {type(x).__name__} operands")
     return as_array(x)
 
 
@@ -120,6 +121,16 @@ class ufunc:
         return f"<lazyarr ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
+        try:
+            return self.lazy_call(*args, out=out, where=where, dtype=dtype, casting=casting)
+        except NotLazy:  # NumPy's ufunc: another library's override, or NumPy's data
+            pass
+        given = dict(out=out, where=where, dtype=dtype, casting=casting)
+        defaults = dict(out=None, where=True, dtype=None, casting="same_kind")
+        return self._np(*args, **{k: v for k, v in given.items() if v is not defaults[k]})
+
+    def lazy_call(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
+        """The call on lazyarr's operands; NotLazy for others (see `_interop`)."""
         if casting not in _CASTINGS:
             raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                              f"'unsafe' (got {casting!r})")

@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from .. import _dtypes
 from .._ops_linalg import fft_length
 from . import export
@@ -138,7 +139,7 @@ def _cook_nd_args(a, s, axes, func: str, invreal: bool = False):
                           "error and `s[i]` will correspond to the size along the "
                           "transformed axis specified by `axes[i]`. To retain current "
                           "behaviour, pass a sequence [0, ..., k-1] to `axes` for an array "
-                          "of dimension k.", DeprecationWarning, stacklevel=4)
+                          "of dimension k.", DeprecationWarning, stacklevel=user_stacklevel())
         axes = list(range(-len(s), 0))
     axes = list(axes)
     if len(s) != len(axes):
@@ -152,7 +153,7 @@ def _cook_nd_args(a, s, axes, func: str, invreal: bool = False):
                       "use the default behaviour of the corresponding 1-D transform, pass "
                       "the value matching the default for its `n` parameter. To use the "
                       "default behaviour for every axis, the `s` argument can be omitted.",
-                      DeprecationWarning, stacklevel=4)
+                      DeprecationWarning, stacklevel=user_stacklevel())
     s = [a.shape[k] if n == -1 else n for n, k in zip(s, axes)]
     return s, axes
 

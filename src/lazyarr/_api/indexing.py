@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from .. import _dtypes, _flush
 from .._placement import host_array
 from .._views import compose, replay, step
@@ -513,7 +514,7 @@ def cast_unsafe(value: Array, dtype) -> Array:
     """`value` in `dtype` with NumPy's unsafe cast (and its ComplexWarning)."""
     if _dtypes.is_complex(value.dtype) and not _dtypes.is_complex(dtype):
         warnings.warn("Casting complex values to real discards the imaginary part",
-                      np.exceptions.ComplexWarning, stacklevel=5)
+                      np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
         value = real(value)
     return astype(value, dtype)
 

@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from .. import _dtypes
 from .._ops import broadcast_shapes
 from . import export
@@ -473,7 +474,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if da == 2 or db == 2:
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                      DeprecationWarning, stacklevel=2)
+                      DeprecationWarning, stacklevel=user_stacklevel())
     shape = _broadcast([a.shape[:axisa] + a.shape[axisa + 1:],
                         b.shape[:axisb] + b.shape[axisb + 1:]], "cross")
     if da == 3 or db == 3:

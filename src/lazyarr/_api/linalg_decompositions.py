@@ -27,6 +27,7 @@ import numpy as np
 from numpy.linalg import LinAlgError
 from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
+from .._errors import user_stacklevel
 from .. import _dtypes, _flush
 from .._ops_linalg import LAYOUTS
 from . import export
@@ -201,11 +202,11 @@ def qr(a, mode="reduced"):
         if mode in ("f", "full"):
             warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor "
                           "backward compatibility let mode default.", DeprecationWarning,
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
             mode = "reduced"
         elif mode in ("e", "economic"):
             warnings.warn("The 'economic' option is deprecated.", DeprecationWarning,
-                          stacklevel=2)
+                          stacklevel=user_stacklevel())
             mode = "economic"
         else:
             raise ValueError(f"qr: Unrecognized mode '{mode}'")

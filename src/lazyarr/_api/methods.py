@@ -44,6 +44,8 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> A
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
                          f"'unsafe', 'same_value' (got {casting!r})")
     target = _dtypes.as_dtype(dtype)
+    if not _dtypes.is_numeric(target):  # to strings, datetimes, ...: NumPy's own array
+        return self._value("read").astype(target, order, casting, subok, copy)
     if casting == "same_value":
         np.asarray(self._value("control")).astype(target, casting="same_value")
     elif not np.can_cast(self.dtype, target, casting):

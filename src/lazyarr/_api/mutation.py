@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _shared
 from .. import _flush
 from .._placement import host_array
 from .._views import compose, replay, step
@@ -43,7 +44,13 @@ def may_share_memory(a, b, /, max_work=None) -> bool:
 def _overlap(test, a, b, max_work) -> bool:
     if not isinstance(a, Array) and not isinstance(b, Array):
         return bool(test(a, b, max_work=max_work))
-    if not (isinstance(a, Array) and isinstance(b, Array)) or a._owner() is not b._owner():
+    if not (isinstance(a, Array) and isinstance(b, Array)):
+        # a NumPy array shares memory only with the host buffer an array exported
+        lazy, other = (a, b) if isinstance(a, Array) else (b, a)
+        if not isinstance(other, np.ndarray) or _shared.buffer_if_exported(lazy) is None:
+            return False
+        return bool(test(np.asarray(lazy), other, max_work=max_work))
+    if a._owner() is not b._owner():
         return False
     return bool(test(a._layout_of().probe, b._layout_of().probe, max_work=max_work))
 

@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from . import export
 from .io import host
 
@@ -83,7 +84,7 @@ def _warn_unchecked(modes: dict) -> None:
         warnings.warn(f"lazyarr does not check floating-point errors in lazy computations: "
                       f"{', '.join(sorted(asked))} applies only to functions NumPy runs (the "
                       "fallback); lazy results are NumPy's values (inf, nan) with no error",
-                      FloatingPointCheckWarning, stacklevel=3)
+                      FloatingPointCheckWarning, stacklevel=user_stacklevel())
 
 
 geterr = export(np.geterr)

@@ -27,10 +27,12 @@ import warnings
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from .. import _dtypes
 from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
+from .._interop import OutNotLazy
 from .common import (Array, apply, as_array, astype, broadcast_node, full_node, normalize_axis,
                      normalize_axis_tuple, reshape_node, scalar_node, transpose_node, wrap)
 
@@ -47,9 +49,10 @@ _SMALL_UNSIGNED = (_dtypes.uint8, _dtypes.uint16, _dtypes.uint32)
 # Argument handling.
 
 def _no_out(out, func: str) -> None:
+    """The namespace's function then writes the result into a lazyarr `out=`
+    (see `_interop.call_lazy`); other `out=` are NumPy's arrays: NumPy computes."""
     if out is not None:
-        raise TypeError(f"{func}: out= is not supported by lazyarr (results are new "
-                        "arrays); use the returned value instead")
+        raise OutNotLazy(f"{func}: out= is written after the lazy result is computed")
 
 
 def _axes(axis, ndim: int, func: str, scalar_axis: bool = True) -> tuple[int, ...]:
@@ -314,7 +317,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     keepdims = builtins.bool(keepdims)
     count = _count(x, axes, keepdims, where, "mean")
     if where is True and count == 0:
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=user_stacklevel())
     acc, result_dtype = _mean_dtype(x.dtype, dtype)
     avg = _divide(_sum(x, axes, acc, keepdims, None, where, "mean"), count)
     return avg if result_dtype is None else astype(avg, result_dtype)
@@ -344,7 +347,8 @@ def _var(a, axis, dtype, ddof, keepdims, where, mean_value, func: str) -> Array:
     count = _count(x, axes, True, where, func)
     static = not isinstance(count, Array)
     if static and not isinstance(ddof, Array) and ddof >= count:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=user_stacklevel())
     if dtype is None and (_dtypes.is_bool(x.dtype) or _dtypes.is_integer(x.dtype)):
         dtype = _dtypes.float64
     if mean_value is None:

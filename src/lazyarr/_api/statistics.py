@@ -35,6 +35,7 @@ import warnings
 
 import numpy as np
 
+from .._errors import user_stacklevel
 from .. import _dtypes
 from .._ops import broadcast_shapes
 from . import elementwise as ew
@@ -573,7 +574,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             else:
                 fact = w_sum - ddof * builtins.sum(w * aw) / w_sum
         if fact <= 0:
-            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                          stacklevel=user_stacklevel())
             fact = 0.0
         scale = np.true_divide(1, fact)
     X = astype(ew.subtract(X, wrap(reshape_node(avg._node, avg.shape + (1,)))), X.dtype)

@@ -30,4 +30,5 @@ _copy_namespace(_NAMESPACES[""], globals(), _CONFLICTS)
 globals().update(_CONFLICTS)  # finfo is not one of the registered functions
 
 from . import fft, linalg  # noqa: E402, F401
+from .. import lib  # noqa: E402, F401  (not the standard's: xarray's rolling reads xp.lib.stride_tricks)
 from .._namespace_info import __array_api_version__, __array_namespace_info__  # noqa: E402, F401

@@ -61,6 +61,17 @@ def _install_methods() -> None:
     StandardArray.__floordiv__ = _standard_floordiv
     StandardArray.__rfloordiv__ = _standard_rfloordiv
     StandardArray.__ifloordiv__ = _standard_ifloordiv
+    StandardArray.__setitem__ = _standard_setitem
+
+
+def _standard_setitem(self, key, value) -> None:
+    """The standard has no scalars: a 0-d result is an array one can assign into
+    (scipy's `xpx.at(r, mask).set(nan)` in stats.pearsonr)."""
+    if self._scalar:
+        self._scalar = False
+        if self._layout is not None and self._layout.base is None:
+            self._layout.writeable = True
+    Array.__setitem__(self, key, value)
 
 
 _ARRAY_DUNDERS = {f"__{prefix}{op}__" for prefix in ("", "r", "i") for op in (

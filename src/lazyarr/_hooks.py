@@ -1,0 +1,48 @@
+"""Registering lazyarr with an optional library when (and only if) it is imported: a
+meta-path finder that runs a callback once the library's package has executed, or at
+once when it is already imported. lazyarr itself never imports numba or (outside the
+XLA backend) jax."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import sys
+
+_pending: dict[str, list] = {}
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        callbacks = _pending.pop(name, None)
+        if callbacks is None:
+            return None
+        if not _pending:
+            sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            return None
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        execute = spec.loader.exec_module
+
+        def exec_module(module):
+            execute(module)
+            for callback in callbacks:
+                callback()
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+_finder = _AfterImport()
+
+
+def when_imported(name: str, callback) -> None:
+    """Run `callback()` once module `name` is imported (now, if it already is)."""
+    if name in sys.modules:
+        callback()
+        return
+    _pending.setdefault(name, []).append(callback)
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
