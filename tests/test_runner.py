@@ -18,7 +18,9 @@ from lazyarr import _runner
 from conftest import BACKENDS
 
 PROGRAMS = Path(__file__).parent / "programs"
-SRC = str(Path(lazyarr.__file__).resolve().parent.parent)
+# the lazyarr under test (a worktree's src and its backends), not whichever is installed
+_ROOT = Path(lazyarr.__file__).resolve().parent.parent
+SRC = os.pathsep.join([str(_ROOT), *map(str, sorted(_ROOT.parent.glob("backends/*/src")))])
 PROGRAM_NAMES = ["black_scholes", "kmeans", "mandelbrot", "monte_carlo_pi", "nbody",
                  "regression", "heat_equation", "game_of_life", "random_walk",
                  "least_squares", "convolution",
@@ -50,7 +52,6 @@ def run(args, *, lazy=True, cwd=None, backend="numpy", env=None, input=None, tim
     environ = {k: v for k, v in os.environ.items()
                if not k.startswith("LAZYARR_") and k != "PYTHONPATH"}
     environ.update(LAZYARR_BACKEND=backend, LAZYARR_FALLBACK="allow", **(env or {}))
-    # the lazyarr under test (a worktree's src), not whichever one is installed
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [(env or {}).get("PYTHONPATH"), SRC]))
     command = [sys.executable, *(["-m", "lazyarr"] if lazy else []), *map(str, args)]
     return subprocess.run(command, cwd=cwd, env=environ, input=input, capture_output=True,
