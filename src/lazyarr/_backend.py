@@ -8,8 +8,9 @@ cannot be imported, breaks the contract or shares its name with another fails wh
 is selected, with an error naming it and its entry point; the others stay usable.
 
 Selection, most specific first: `with use_backend(...)`, `set_backend(...)`, the
-`LAZYARR_BACKEND` environment variable ("name" or "name:device"), then the first
-built-in that loads (xla, then numpy).
+`LAZYARR_BACKEND` environment variable ("name" or "name:device"; for the XLA backend
+"xla:cpu*4" or "xla:gpu*" select a mesh of 4 or of all devices, docs/multi-device.md),
+then the first built-in that loads (xla, then numpy).
 """
 
 from __future__ import annotations
