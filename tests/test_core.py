@@ -535,3 +535,28 @@ def test_in_place_operators_check_the_cast_before_the_shapes(op, other):
         exec(f"a {op} b")
         return a
     check(lambda h: run(np, h), lambda h: run(la, h), np.arange(3))
+
+
+def test_a_deferred_error_names_the_operation_and_the_users_line():
+    """Issue 14 part 6: an error found only when computing (a pending exponent's
+    negative values) names the operation and the file:line that built it."""
+    import inspect
+    x = la.arange(3)
+    line = inspect.currentframe().f_lineno + 1
+    y = x ** ((x * 1) - 2)
+    with pytest.raises(ValueError, match="negative integer powers") as info:
+        np.asarray(y)
+    assert info.value.__notes__ == [
+        f"lazyarr: raised when computing power, created at {__file__}, line {line}"]
+
+
+def test_an_error_in_one_array_poisons_nothing_that_shares_work_with_it():
+    """A pending array whose computation fails (kept alive, say by a traceback) does
+    not make the reads of the arrays sharing its work fail; it raises when read."""
+    x = la.arange(4) * 1
+    bad = x ** (x - 5)
+    good = x + 1
+    np.testing.assert_array_equal(np.asarray(good), np.arange(4) + 1)
+    with pytest.raises(ValueError):
+        np.asarray(bad)
+    np.testing.assert_array_equal(np.asarray(x), np.arange(4))

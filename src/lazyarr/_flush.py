@@ -21,7 +21,7 @@ from typing import Iterable
 import numpy as np
 
 from . import _backend, _observe, _placement, _tiers
-from .backend_api import Instruction, Program
+from .backend_api import Instruction, Program, name_the_line
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
 
@@ -318,7 +318,16 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     """Compute every pending node in `nodes` (and, with `share`, every live array that
     shares pending work with them)."""
     with _flush_lock:
-        _evaluate(nodes, cause, share)
+        nodes = list(nodes)
+        try:
+            _evaluate(nodes, cause, share)
+        except (ArithmeticError, LookupError, ValueError, MemoryError, RuntimeError):
+            if not share:
+                raise
+            # The error may be another live array's that shares this work (a pending
+            # `x ** -1` kept by a traceback): computing only what was asked raises it
+            # only if it is ours; the others stay pending and raise when read.
+            _evaluate(nodes, cause, False)
 
 
 def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
@@ -341,7 +350,11 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     background = events["background_compile_seconds"]
     start = time.perf_counter()
-    results, ran = _tiers.run(backend, program, inputs, owned or frozenset(), STATS)
+    try:
+        results, ran = _tiers.run(backend, program, inputs, owned or frozenset(), STATS)
+    except (ArithmeticError, LookupError, ValueError) as exc:
+        _name_the_check(exc, program)
+        raise
     seconds = time.perf_counter() - start
     STATS.flush_seconds += seconds
     events.update(ran.counts())
@@ -354,6 +367,17 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         counter.causes[cause] += 1
     for node, value in zip(roots, results):
         node.set_value(value)
+
+
+def _name_the_check(exc: BaseException, program) -> None:
+    """A runtime check's error from a backend that did not say which instruction
+    raised it: the note names the checked instruction it matches."""
+    if any(str(n).startswith("lazyarr:") for n in getattr(exc, "__notes__", ())):
+        return
+    for check in program.checks or ():
+        if isinstance(exc, check.error) and str(exc) == check.message:
+            name_the_line(exc, program, check.instruction)
+            return
 
 
 def _sole_owner_inputs(order: list[Node], inputs: list) -> frozenset[int]:

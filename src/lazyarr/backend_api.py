@@ -111,6 +111,17 @@ def _checks_of(program: Program) -> tuple[Check, ...]:
     return tuple(checks)
 
 
+def name_the_line(error: BaseException, program: Program, k: int) -> BaseException:
+    """`error` (raised by instruction `k` when the program ran) with a note naming the
+    operation and the user's file:line that built it: the call that raised it in NumPy
+    is long past when a deferred error is found."""
+    site = program.sites[k] if k < len(program.sites) else None
+    where = f"{site[0]}, line {site[1]}" if site else "an unknown line"
+    op = program.instructions[k].op.name if k < len(program.instructions) else "?"
+    error.add_note(f"lazyarr: raised when computing {op}, created at {where}")
+    return error
+
+
 def check_result(instruction: Instruction, value, backend: str = "a backend") -> None:
     """AssertionError unless `value` (anything with .shape and .dtype) is what the rules
     promised for `instruction`: every backend asserts this for every result."""

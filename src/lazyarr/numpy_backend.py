@@ -14,7 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
-from lazyarr.backend_api import CONTRACT_VERSION, Events, RunResult, check_result
+from lazyarr.backend_api import (CONTRACT_VERSION, Events, RunResult, check_result,
+                                  name_the_line)
 
 
 class NumpyBackend:
@@ -51,7 +52,10 @@ class NumpyBackend:
         with np.errstate(all="ignore"):
             for k, ins in enumerate(program.instructions):
                 args = [slots[i] for i in ins.inputs]
-                value = np.asarray(ins.op.ref(*args, **dict(ins.attrs)))
+                try:
+                    value = np.asarray(ins.op.ref(*args, **dict(ins.attrs)))
+                except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
+                    raise name_the_line(exc, program, k)
                 check_result(ins, value, "the numpy backend")
                 slots.append(value)
                 for i in ins.inputs:  # free intermediates after their last use

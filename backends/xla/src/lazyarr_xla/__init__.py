@@ -25,7 +25,7 @@ import numpy as np
 import jax
 
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
-                                 RunResult, check_result)
+                                 RunResult, check_result, name_the_line)
 
 from . import disk_cache, sharding
 from .lowering import convert, lower, prepare
@@ -200,7 +200,8 @@ class XlaCompiled:
                 for hit, index in zip(flags, self._checked):
                     if hit:
                         check = program.checks[index]
-                        raise check.error(check.message)
+                        raise name_the_line(check.error(check.message), program,
+                                            check.instruction)
         events = Events(run_seconds=time.perf_counter() - start,
                         donated_buffers=len(self.signature.donated))
         if self._backend.placement is not None:
