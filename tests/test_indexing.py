@@ -188,3 +188,14 @@ def test_setitem_checks_the_value_before_out_of_bounds_indices(key, value):
     converted and broadcast before the indices are checked), not the IndexError."""
     shape = (2, 3) if isinstance(key, tuple) else (3,)
     check(np_setitem, la_setitem, np.zeros(shape, np.int16), key, value)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float64", "complex128"])
+@pytest.mark.parametrize("value", [np.array([3.0]), np.ones(3), np.ones((1, 1)), np.ones(0)])
+@pytest.mark.parametrize("key", [0, (), -1])
+def test_one_element_set_from_an_array_as_numpy(dtype, value, key):
+    """Found by the fuzzer: NumPy sets one bool element from a one-element array (its
+    truth value), refuses any array for a complex element (TypeError) and a sequence
+    for others (ValueError)."""
+    host = np.zeros(() if key == () else (2,), dtype)
+    check(np_setitem, la_setitem, host, key, value)

@@ -384,7 +384,7 @@ class Generator:
         b = self.operand(a) if rng.random() < 0.3 else (self.array() or a)
         ndim = numpy.ndim(self.value(a))
         options = [f"np.concatenate([{a}, {b}])", f"np.stack([{a}, {a}])",
-                   f"np.sort({a})", f"np.argsort({a})", f"np.unique({a})",
+                   f"np.sort({a})", f"np.argsort({a}, kind='stable')", f"np.unique({a})",
                    f"np.dot({a}, {b})", f"{a} @ {b}", f"np.tile({a}, 2)",
                    f"np.repeat({a}, 2)", f"np.roll({a}, {rng.randint(-3, 3)})",
                    f"np.cumsum({a})", f"np.outer({a}, {b})", f"np.nonzero({a})[0]",

@@ -86,7 +86,7 @@ def compare(program: list[str], backend: str) -> Difference | None:
             ek, ak = _kind(e), _kind(a)
             late = None
             if ek == "IndexError" and ak is None:
-                late = _deferred_index_error(program[k], actual)
+                late = _deferred_index_error(program[:k + 1], backend)
                 if late == "IndexError":
                     # Out-of-bounds values of a pending index array are found when the
                     # result is computed (docs/semantics.md): the rest of the program
@@ -110,18 +110,21 @@ def compare(program: list[str], backend: str) -> Difference | None:
     return None
 
 
-def _deferred_index_error(statement: str, ns: dict) -> str | None:
-    """For a statement that indexes with a pending index array: the exception its
-    target raises when read (None if it reads)."""
+def _deferred_index_error(program: list[str], backend: str) -> str | None:
+    """For a last statement that indexes with a pending index array: the exception its
+    target raises when read right after it (None if it reads)."""
+    statement = program[-1]
     if "np.arange(" not in statement or "\n" in statement:
         return None
-    target = ns.get(re.split(r"[\s\[=]", statement, maxsplit=1)[0])
-    if not isinstance(target, lazyarr.Array):
-        return None
-    try:
-        numpy.asarray(target)
-    except Exception as exc:  # noqa: BLE001  (compared by the caller)
-        return _kind(exc)
+    with lazyarr.use_backend(backend):
+        _, ns = execute(program, lazyarr)
+        target = ns.get(re.split(r"[\s\[=]", statement, maxsplit=1)[0])
+        if not isinstance(target, lazyarr.Array):
+            return None
+        try:
+            numpy.asarray(target)
+        except Exception as exc:  # noqa: BLE001  (compared by the caller)
+            return _kind(exc)
     return None
 
 

@@ -481,7 +481,19 @@ def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
         value = as_array(value)
     if isinstance(value, Array):
         if scalar and value.ndim:
-            raise ValueError("setting an array element with a sequence.")
+            # NumPy sets one element from an array as its dtype converts a Python
+            # object: a bool takes the truth value of a one-element array, a complex
+            # number refuses any array (TypeError), others a sequence (ValueError).
+            if _dtypes.is_bool(dtype) and value.size == 1:
+                value = wrap(reshape_node(value._node, ()), False)
+            elif _dtypes.is_bool(dtype):
+                raise ValueError("The truth value of an array with more than one element "
+                                 "is ambiguous. Use a.any() or a.all()")
+            elif _dtypes.is_complex(dtype):
+                raise TypeError("only 0-dimensional arrays can be converted to Python "
+                                "scalars")
+            else:
+                raise ValueError("setting an array element with a sequence.")
         node = reshape_node(cast_unsafe(value, dtype)._node,
                             _fitted(value.shape, shape, mismatch))
     elif scalar:
