@@ -295,3 +295,22 @@ def test_integer_power_with_known_negative_exponents_raises_at_the_call(base, ex
     is known), never for an empty result (XLA raised it at the read)."""
     check(lambda b, e: b ** e, lambda b, e: b ** e, base, exponent)
     check(np.power, la.power, base, exponent)
+
+
+@pytest.mark.parametrize("exponent", [0.5, -1, 2, 1, 3, 2.0, -1.0])
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64", "float32", "int64"])
+def test_the_power_operator_has_numpys_fast_scalar_paths(exponent, dtype):
+    """Found by the fuzzer: ndarray ** 0.5, ** -1 and ** 2 are NumPy's sqrt, reciprocal
+    and square ((-3+0j) ** 0.5 is exactly 1.7320508j; inf+1j squared is -inf+infj)."""
+    values = np.array([-3, 4, 1e300, np.inf, -0.0, 2]).astype(dtype) if dtype[0] != "c" else \
+        np.array([-3 + 0j, 1e300 + 1e300j, complex(np.inf, 1), -0.5j], dtype)
+    if dtype == "int64" and exponent == -1:
+        return  # NumPy's ValueError, tested with the other integer powers
+    check(lambda x: x ** exponent, lambda x: x ** exponent, values)
+
+    def in_place(x):
+        x = x.copy()
+        x **= exponent
+        return x
+    check(in_place, in_place, values)
+

@@ -287,6 +287,21 @@ def _is_plain_object(value) -> bool:
                     "__array_interface__", "__array_namespace__"))
 
 
+_FAST_POWERS = {(builtins.float, 0.5): "sqrt", (builtins.int, -1): "reciprocal",
+                (builtins.int, 2): "square"}
+
+
+def _power_operator(self, other):
+    """`x ** e` as ndarray.__pow__: for a complex array and the Python exponent 0.5, -1
+    or 2, NumPy computes sqrt, reciprocal or square, exact where the general power is
+    not ((-3+0j) ** 0.5 is 1.7320508j; for real arrays the two agree)."""
+    if _dtypes.is_complex(self.dtype) and type(other) in (builtins.int, builtins.float):
+        fast = _FAST_POWERS.get((type(other), other))
+        if fast is not None:
+            return getattr(_ew, fast)(self)
+    return _ew.power(self, other)
+
+
 def install(cls=Array) -> None:
     """Attach the table to `cls`, naming each function after its attribute."""
     for name, fn in METHODS.items():
@@ -296,7 +311,7 @@ def install(cls=Array) -> None:
         fn.__name__ = fn.__qualname__ = name
         setattr(cls, name, property(fn))
     for name, ufunc_name in BINARY.items():
-        ufunc = getattr(_ew, ufunc_name)
+        ufunc = _power_operator if name == "pow" else getattr(_ew, ufunc_name)
         setattr(cls, f"__{name}__", _forward(ufunc))
         setattr(cls, f"__r{name}__", _reflected(ufunc))
         setattr(cls, f"__i{name}__", _inplace(ufunc, ufunc_name))
