@@ -314,3 +314,8 @@ def test_the_power_operator_has_numpys_fast_scalar_paths(exponent, dtype):
         return x
     check(in_place, in_place, values)
 
+
+
+def test_reflected_power_of_python_scalars():
+    for base in (2, 1j, 2.5):
+        check(lambda x: base ** x, lambda x: base ** x, np.arange(3))

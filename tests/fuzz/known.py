@@ -9,7 +9,7 @@ OPEN = {
     # real/imag of a complex array are copies here, write-through views in NumPy
     r"^v=(v\.(real|imag)|np\.(real|imag)\(v\))$":
         "real/imag of a complex array are not write-through views (class 5)",
-    r"\*\*=?\(?-?N\.N|\*\*=N\.N|\*\*N\.N|clip\(v,complex|^v(-|\+)=\(N\+Nj\)":
+    r"clip\(v,complex|^v(-|\+)=\(N\+Nj\)|^v=v\*\*N$":
         "complex infinities and NaNs in power, clip and arithmetic (class 8)",
     r"(allclose|isclose|vstack|hstack|concatenate|stack)\(.*\b(N{20}|18446744073709551616)":
         "Python ints beyond 64 bits are object arrays in NumPy",
@@ -25,6 +25,7 @@ OPEN = {
     r"power\(v,v\)\]: NumPy ValueError, lazyarr None": "a pending exponent's negative values "
         "raise when computed (docs/semantics.md)",
     r"signbit": "the sign of zero sums in dot (class 8)",
+    r"^v\[.*\]=v$": "a complex value written into a bool array through a slice",
 }
 
 PATTERNS = [(re.compile(p), why) for p, why in OPEN.items()]

@@ -295,7 +295,8 @@ def _power_operator(self, other):
     """`x ** e` as ndarray.__pow__: for a complex array and the Python exponent 0.5, -1
     or 2, NumPy computes sqrt, reciprocal or square, exact where the general power is
     not ((-3+0j) ** 0.5 is 1.7320508j; for real arrays the two agree)."""
-    if _dtypes.is_complex(self.dtype) and type(other) in (builtins.int, builtins.float):
+    if isinstance(self, Array) and _dtypes.is_complex(self.dtype) and \
+            type(other) in (builtins.int, builtins.float):
         fast = _FAST_POWERS.get((type(other), other))
         if fast is not None:
             return getattr(_ew, fast)(self)
