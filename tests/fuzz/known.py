@@ -11,12 +11,6 @@ OPEN = {
         "real/imag of a complex array are not write-through views (class 5)",
     r"clip\(v,complex|^v(-|\+)=\(N\+Nj\)|^v=v\*\*N$":
         "complex infinities and NaNs in power, clip and arithmetic (class 8)",
-    r"(allclose|isclose|vstack|hstack|concatenate|stack)\(.*\b(N{20}|18446744073709551616)":
-        "Python ints beyond 64 bits are object arrays in NumPy",
-    r"(allclose|isclose)\(v,N\)\]: (NumPy None, lazyarr TypeError|python value)":
-        "Python ints beyond 64 bits are object arrays in NumPy",
-    r"vstack\(\[v,N\]\)\]: NumPy ValueError, lazyarr TypeError":
-        "Python ints beyond 64 bits are object arrays in NumPy",
     r"read later: BackendFailure":
         "XLA: a pending index into a size-0 axis fails to compile (class 9)",
     r"\[v\[np\.arange\(N\)(-N|%N==N)\]=.*NumPy (IndexError|None), lazyarr (None|OverflowError)":
