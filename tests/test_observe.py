@@ -133,6 +133,10 @@ def test_recompile_reasons_name_dtypes_operations_attributes_and_scalar_kinds():
     times = program(x * 2.5)
     reason = _observe.nearest_difference([times], program(x * la.asarray(numpy.float32(2))))
     assert reason.startswith("new scalar kind: input 1 is a float32 scalar, was float64")
+    # Inputs added or removed are named by their shape and dtype, not their position.
+    y = la.asarray(numpy.ones((4, 5)))
+    assert _observe.nearest_difference([program(x + 1.0)], program((x + y) * 2.0)).startswith(
+        "new input: (4, 5) float64; ")
     # The nearest of several earlier programs is the one named.
     assert _observe.nearest_difference([base, times], program(x * 3.5)) == (
         "the same structure again (the backend compiled it anew: other inputs donated, "
@@ -348,12 +352,13 @@ def test_runner_summary_and_log(tmp_path, backend, compile_tier):
     script = tmp_path / "slow.py"
     script.write_text(textwrap.dedent("""\
         import numpy as np
-        x = np.linspace(0, 1, 100)
+        x = np.asarray([0.5] * 100)
         for n in (10, 20):
             print(float(x[:n].sum()))
     """))
     done = _run(["--summary", "--log", "flush,compile", str(script)], backend)
     assert done.returncode == 0, done.stderr
+    assert done.stdout == "5.0\n10.0\n"
     err = done.stderr.splitlines()
     flushes = [r for r in err if r.startswith("lazyarr: flush (control) at ")]
     assert len(flushes) == 2 and all("slow.py:4:" in r for r in flushes)
@@ -361,8 +366,13 @@ def test_runner_summary_and_log(tmp_path, backend, compile_tier):
     row = [r for r in err if r.split()[:1] and r.split()[0].endswith("slow.py:4")]
     assert len(row) == 1 and row[0].split()[1] == "2"
     if backend == "xla":
-        assert any(r.startswith("lazyarr: compile at ") and "slow.py:4:" in r for r in err)
-        assert any("new shape" in r for r in err)
+        compiles = [r for r in err if r.startswith("lazyarr: compile at ")]
+        assert len(compiles) == 2 and all("slow.py:4: 2 operations, 1 input" in r
+                                          for r in compiles)
+        assert compiles[1].endswith("; recompile: new attribute: slice stops=(20,) (was "
+                                    "(10,)); new shape: slice gives (20,), was (10,)")
+        assert "    1 x new attribute: slice stops=(20,) (was (10,)); new shape: slice gives " \
+            "(20,), was (10,)" in err
     else:
         assert not any(r.startswith("lazyarr: compile") for r in err)
 

@@ -371,13 +371,21 @@ def differences(old, new) -> list[tuple[str, str]]:
     """How program `new` differs from `old`, as (kind, description) pairs, inputs first:
     a shape, a dtype, an operation, an attribute, a new scalar kind, a size."""
     out: list = []
-    for k, (a, b) in enumerate(zip_longest(old.input_specs, new.input_specs)):
-        if a is None:
-            out.append(("inputs", f"a new input {k}: {b[0]} {b[1]}"))
-        elif b is None:
-            out.append(("inputs", f"input {k} ({a[0]} {a[1]}) is gone"))
-        else:
-            _spec_differences(k, a, b, out)
+    before, after = Counter(old.input_specs), Counter(new.input_specs)
+    if before != after:
+        differing = [k for k, (a, b) in enumerate(zip(old.input_specs, new.input_specs))
+                     if a != b]
+        if len(old.input_specs) == len(new.input_specs) and len(differing) <= 3:
+            for k in differing:  # the same inputs but a few: name them by position
+                _spec_differences(k, old.input_specs[k], new.input_specs[k], out)
+        else:  # inputs added, removed or reordered: say which kinds are new or gone
+            for (shape, dtype), n in (after - before).items():
+                many = f"{n} x " if n > 1 else ""
+                out.append(("shape", f"new input{'s' if n > 1 else ''}: {many}{shape} {dtype}"))
+            for (shape, dtype), n in (before - after).items():
+                many = f"{n} x " if n > 1 else ""
+                out.append(("inputs", f"input{'s' if n > 1 else ''} gone: {many}{shape} "
+                                      f"{dtype}"))
     for k, (a, b) in enumerate(zip_longest(old.instructions, new.instructions)):
         if a is None:
             out.append(("op", f"new operation: {b.op.name} (operation {k}, "
