@@ -391,3 +391,16 @@ def test_in_place_operators_into_read_only_views_raise_numpys_error_first():
 def test_nan_to_num_of_a_0d_array_is_a_scalar():
     for dtype in ("uint32", "float64"):
         check(np.nan_to_num, la.nan_to_num, np.array(3, dtype=dtype))
+
+
+def test_broadcast_views_cannot_be_made_writeable():
+    """A documented deviation (docs/semantics.md): NumPy lets a broadcast_to view be
+    made writeable again (a write then lands in every element sharing the memory);
+    lazyarr's view has no inverse for the write, so setting the flag raises."""
+    a = np.arange(4.0)
+    b = np.broadcast_to(a, (2, 4))
+    b.flags.writeable = True        # NumPy: allowed
+    x = la.broadcast_to(la.arange(4.0), (2, 4))
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        x.flags.writeable = True
+    assert not x.flags.writeable
