@@ -199,3 +199,11 @@ def test_one_element_set_from_an_array_as_numpy(dtype, value, key):
     for others (ValueError)."""
     host = np.zeros(() if key == () else (2,), dtype)
     check(np_setitem, la_setitem, host, key, value)
+
+
+def test_complex_values_written_into_a_bool_array_are_true_where_either_part_is():
+    """Found by the fuzzer: b[:] = np.array([3j, 0j]) makes b [True, False] (the real
+    part alone was cast)."""
+    check(np_setitem, la_setitem, np.zeros(4, bool), slice(-1, -3, -2),
+          np.array([3j], np.complex64))
+    check(np_setitem, la_setitem, np.zeros(2, bool), slice(None), np.array([3j, 0j]))

@@ -19,7 +19,6 @@ OPEN = {
     r"power\(v,v\)\]: NumPy ValueError, lazyarr None": "a pending exponent's negative values "
         "raise when computed (docs/semantics.md)",
     r"signbit": "the sign of zero sums in dot (class 8)",
-    r"^v\[.*\]=v$": "a complex value written into a bool array through a slice",
 }
 
 PATTERNS = [(re.compile(p), why) for p, why in OPEN.items()]

@@ -523,8 +523,10 @@ def _fitted(vshape: tuple, shape: tuple, mismatch) -> tuple:
 
 
 def cast_unsafe(value: Array, dtype) -> Array:
-    """`value` in `dtype` with NumPy's unsafe cast (and its ComplexWarning)."""
-    if _dtypes.is_complex(value.dtype) and not _dtypes.is_complex(dtype):
+    """`value` in `dtype` with NumPy's unsafe cast (and its ComplexWarning; a complex
+    value is true where either part is nonzero, without a warning)."""
+    if _dtypes.is_complex(value.dtype) and not _dtypes.is_complex(dtype) \
+            and not _dtypes.is_bool(dtype):
         warnings.warn("Casting complex values to real discards the imaginary part",
                       np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
         value = real(value)
