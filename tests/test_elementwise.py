@@ -298,13 +298,14 @@ def test_integer_power_with_known_negative_exponents_raises_at_the_call(base, ex
 
 
 @pytest.mark.parametrize("exponent", [0.5, -1, 2, 1, 3, 2.0, -1.0])
-@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64", "float32", "int64"])
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64", "float32", "int64",
+                                   "bool", "uint8"])
 def test_the_power_operator_has_numpys_fast_scalar_paths(exponent, dtype):
     """Found by the fuzzer: ndarray ** 0.5, ** -1 and ** 2 are NumPy's sqrt, reciprocal
     and square ((-3+0j) ** 0.5 is exactly 1.7320508j; inf+1j squared is -inf+infj)."""
     values = np.array([-3, 4, 1e300, np.inf, -0.0, 2]).astype(dtype) if dtype[0] != "c" else \
         np.array([-3 + 0j, 1e300 + 1e300j, complex(np.inf, 1), -0.5j], dtype)
-    if dtype == "int64" and exponent == -1:
+    if dtype in ("int64", "bool", "uint8") and exponent == -1:
         return  # NumPy's ValueError, tested with the other integer powers
     check(lambda x: x ** exponent, lambda x: x ** exponent, values)
 
@@ -319,3 +320,8 @@ def test_the_power_operator_has_numpys_fast_scalar_paths(exponent, dtype):
 def test_reflected_power_of_python_scalars():
     for base in (2, 1j, 2.5):
         check(lambda x: base ** x, lambda x: base ** x, np.arange(3))
+
+
+def test_a_numpy_scalar_squared_is_a_power():
+    check(lambda x: x.any() ** 2, lambda x: x.any() ** 2, np.ones(2))
+    check(lambda x: x.max() ** 2, lambda x: x.max() ** 2, np.arange(3, dtype=np.int8))
