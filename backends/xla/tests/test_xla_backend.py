@@ -143,11 +143,15 @@ def test_backend_from_the_environment(tmp_path):
     assert stats["memory_cache_misses"] == 1
 
 
-def test_results_are_read_only_host_views():
+def test_results_are_shared_writable_host_buffers():
+    """DESIGN: `numpy.asarray(x)` shares a writable host buffer with `x`, as for an
+    ndarray: no copy per read on CPU, and a write through it is seen by `x`."""
     x = np.arange(6.0) * 2
     first, second = numpy.asarray(x), numpy.asarray(x)
-    assert numpy.shares_memory(first, second)  # no copy per read on CPU
-    assert not first.flags.writeable
+    assert numpy.shares_memory(first, second)
+    assert first.flags.writeable
+    first[0] = 7.0
+    assert float(x[0]) == 7.0
 
 
 def test_user_arrays_are_not_aliased():
@@ -184,10 +188,10 @@ def test_a_compile_failure_names_the_operation_and_line(monkeypatch):
 
 
 def test_running_out_of_memory_is_a_clear_error():
-    x = np.ones((10 ** 6, 10 ** 6)); line = sys._getframe().f_lineno  # noqa: E702
-    with pytest.raises(np.BackendFailure) as info:
-        (x + 1).sum().item()
-    assert f"line {line}" in str(info.value)
+    """An allocation that cannot fit is NumPy's MemoryError at the call, with NumPy's
+    message, and nothing else is affected."""
+    with pytest.raises(MemoryError, match=r"Unable to allocate 7.28 TiB .* \(1000000, 1000000\)"):
+        np.ones((10 ** 6, 10 ** 6))
     assert float((np.ones(3) + 1).sum()) == 6.0
 
 
