@@ -22,6 +22,7 @@ def test_policy_compiles_what_repeats_or_runs_long():
     assert Policy.start_compile(state, _tiers.LONG_RUN_S)
     state.runs = _tiers.HOT
     assert Policy.start_compile(state, 0.001)
+    assert Policy.may_submit(0) and not Policy.may_submit(1)  # one compile at a time
     for blocked in (State(runs=9, failed=True), State(runs=9, slower=True),
                     State(runs=9, compiled=object())):
         assert not Policy.start_compile(blocked, 1.0)

@@ -32,7 +32,8 @@ from .backend_api import Events, RunResult
 
 TIERS = ("interpret", "compile", "auto")
 HOT = 2             # runs of one structure before it is compiled
-LONG_RUN_S = 0.05   # an interpreted run this long is worth compiling at once
+LONG_RUN_S = 1.0    # an interpreted run this long is worth compiling at once (about
+                    # what a compile costs: a program seen once pays for it only then)
 SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
 TRIALS = 3          # compiled runs measured before that comparison
 MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
@@ -79,6 +80,13 @@ class Policy:
         return state.runs >= HOT or interpreted_seconds >= LONG_RUN_S
 
     @staticmethod
+    def may_submit(in_flight: int) -> bool:
+        """One background compile at a time: a loop of ever-new structures must not queue
+        compiles that outlive it (and hold the process at exit); a structure passed over
+        here asks again at its next run."""
+        return in_flight == 0
+
+    @staticmethod
     def after_compiled_run(state: State, seconds: float) -> None:
         """Record a compiled run; past `TRIALS` runs, go back to interpreting if the
         compiled program is slower than the interpreter's best."""
@@ -93,6 +101,7 @@ _states: dict[tuple, State] = {}
 _lock = threading.RLock()  # guards _states and each State's fields
 _pool: ThreadPoolExecutor | None = None
 FAILURES: list[str] = []   # background compile failures, one line each
+_submitted: list[State] = []  # states whose compile was submitted (not yet adopted)
 
 
 def _executor() -> ThreadPoolExecutor:
@@ -204,11 +213,17 @@ def run(backend, program, inputs, owned, stats) -> RunResult:
     seconds = time.perf_counter() - start
     with _lock:
         state.interpreted_best = min(state.interpreted_best, seconds)
-        if Policy.start_compile(state, seconds):
+        if Policy.start_compile(state, seconds) and Policy.may_submit(_in_flight()):
             state.future = _executor().submit(backend.compile, program, signature)
             state.future.site = _site(program)
+            _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
             stats.backend_events["background_compiles"] += 1
     return RunResult(result.outputs, events.add(result.events))
+
+
+def _in_flight() -> int:
+    """Background compiles submitted and not yet adopted or finished."""
+    return sum(1 for st in _submitted if st.future is not None and not st.future.done())
 
 
 def _interpret(program, inputs, stats) -> RunResult:
