@@ -170,6 +170,7 @@ def _sharing_roots(requested: list[Node]) -> list[Node]:
         root = node.group.root()
         groups[id(root)] = root
     roots = {id(n): n for n in requested}
+    extras = {}
     for group in list(groups.values()):
         registry = group.handles
         keep = {}
@@ -182,12 +183,14 @@ def _sharing_roots(requested: list[Node]) -> list[Node]:
             if node.is_computed:
                 continue
             keep[key] = ref
-            if id(node.group.root()) in groups:
-                roots.setdefault(id(node), node)
+            if id(node.group.root()) in groups and id(node) not in roots:
+                extras[id(node)] = node
         # The flush computes these groups' nodes; what is still pending afterwards
         # (handles tracked here whose node moved on) stays registered.
         group.handles = keep
-    return list(roots.values())
+    # In creation order: a registry's order depends on how groups merged (by size,
+    # which counts dead handles too), and the outputs' order is part of the program key.
+    return list(roots.values()) + sorted(extras.values(), key=lambda n: n.serial)
 
 
 def _handles_within(requested: list[Node], order: list[Node]) -> list[Node]:

@@ -10,6 +10,7 @@ not hit Python's recursion limit.
 
 from __future__ import annotations
 
+import itertools
 from typing import Iterable
 
 import numpy as np
@@ -18,11 +19,12 @@ from ._errors import user_site
 from ._ops import OPS, Op
 
 INPUT = OPS["input"]
+_serials = itertools.count()
 
 
 class Node:
     __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "site",
-                 "group", "__weakref__")
+                 "group", "serial", "__weakref__")
 
     def __init__(self, op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
                  value=None, site=None):
@@ -39,6 +41,9 @@ class Node:
                 depth = node.depth
         self.depth = depth + 1
         self.site = site  # (file, line) of the user's code that built it, see _errors
+        # Creation order: the scheduler lists a flush's outputs in it, so that a loop
+        # body's flushes have one program key whatever order its handles were tracked in.
+        self.serial = next(_serials)
         # Pending nodes linked through pending inputs form one group: they share work,
         # so the scheduler evaluates the live arrays of a group together.
         if op is INPUT:
