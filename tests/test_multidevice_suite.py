@@ -12,17 +12,11 @@ suite runs the same way by hand:
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from lazyarr import _backend
 
-ROOT = Path(__file__).resolve().parents[1]
+import subsuite
 SAMPLE = 6
 # One module per chapter of the API, plus views, mutation, printing and the scheduler.
 MODULES = ["creation", "elementwise", "reductions", "accumulate", "manipulation", "indexing",
@@ -36,21 +30,9 @@ SINGLE_DEVICE_FACTS = ["tests/test_core.py::test_metadata_is_known_without_compu
 def test_differential_suite_on_four_devices(backend, tmp_path):
     if backend != "xla":
         pytest.skip("runs once, under the xla parametrization")
-    env = dict(os.environ)
-    paths = [str(ROOT / "src"), str(ROOT / "backends" / "xla" / "src")]
-    env.update(PYTHONPATH=os.pathsep.join(paths + [env.get("PYTHONPATH", "")]),
-               XLA_FLAGS="--xla_force_host_platform_device_count=4",
-               LAZYARR_TEST_BACKENDS="xla:cpu*4", LAZYARR_SHARD_MIN_BYTES="0",
-               LAZYARR_TEST_SAMPLE=str(SAMPLE), LAZYARR_EXAMPLES="2",
-               LAZYARR_CACHE_DIR=str(tmp_path))
-    for name in ("LAZYARR_BACKEND", "LAZYARR_TIER", "PYTEST_XDIST_WORKER"):
-        env.pop(name, None)
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-               "no:xdist", *[f"tests/test_{m}.py" for m in MODULES],
-               *[f"--deselect={t}[xla]" for t in SINGLE_DEVICE_FACTS]]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=1200)
-    tail = done.stdout[-6000:] + done.stderr[-2000:]
-    assert done.returncode == 0, tail
-    passed = re.search(r"(\d+) passed", done.stdout)
-    assert passed and int(passed.group(1)) >= 300, tail
+    subsuite.run([f"tests/test_{m}.py" for m in MODULES],
+                 dict(XLA_FLAGS="--xla_force_host_platform_device_count=4",
+                      LAZYARR_TEST_BACKENDS="xla:cpu*4", LAZYARR_SHARD_MIN_BYTES="0",
+                      LAZYARR_TEST_SAMPLE=str(SAMPLE), LAZYARR_EXAMPLES="2",
+                      LAZYARR_CACHE_DIR=str(tmp_path)),
+                 minimum=300, extra=tuple(f"--deselect={t}[xla]" for t in SINGLE_DEVICE_FACTS))
