@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
-from lazyarr._api.elementwise import _ASSOCIATIVE, _SEGMENT_REDUCTIONS
+from lazyarr._api.ufunc_methods import _ASSOCIATIVE, _SEGMENT_REDUCTIONS
 
 from differential import assert_same, check, clean
 from strategies import NUMERIC, arrays

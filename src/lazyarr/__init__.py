@@ -15,9 +15,10 @@ import numpy as _np
 
 from . import _observe
 from ._api import NAMESPACES as _NAMESPACES
-from ._api import creation, elementwise, indexing, linalg as _linalg_chapter  # noqa: F401
+from ._api import creation, elementwise, indexing, products  # noqa: F401
 from ._api import shapes, manipulation, reductions  # noqa: F401
-from ._api import sorting, statistics  # noqa: F401
+from ._api import sorting, sets, histograms, statistics  # noqa: F401
+from ._api import padding, ufunc_methods  # noqa: F401
 from ._api import mutation  # noqa: F401
 from ._api import polynomial, selection, construction  # noqa: F401
 from ._api import dtype_functions  # noqa: F401
@@ -43,7 +44,6 @@ _NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgri
               ogrid=_index_tricks.ogrid)
 _numpy_own.install(_NAMES, _NAMESPACES[""])  # types, constants, helpers: NumPy's own
 from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
-from ._placement import devices, replicate, shard  # noqa: F401  (several devices)
 from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
 
 __version__ = "0.1.0"

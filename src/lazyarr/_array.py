@@ -25,9 +25,9 @@ import warnings
 
 import numpy as np
 
-from . import _backend, _dtypes, _flush, _interop, _placement, _shared
+from . import _backend, _dtypes, _flush, _interop, _shared
 from ._errors import user_stacklevel
-from ._graph import Node, apply, leaf
+from ._graph import Node, leaf
 from ._views import Flags, Layout, compose, owner_probe, push_back, replay, steps_between
 
 
@@ -109,11 +109,6 @@ class Array:
     def device(self) -> str:
         """Where the array lives, or will be computed: "cpu" (as NumPy says), "gpu:0", ..."""
         return _backend.device_of(self._node)
-
-    @property
-    def sharding(self):
-        """How the computed buffer is split over the devices (see lazyarr.shard)."""
-        return _placement.sharding_of(self)
 
     def to_device(self, device, /, *, stream=None) -> "Array":
         """This array's values placed on `device` of the current backend (Array API).
@@ -337,21 +332,6 @@ class Array:
         """Write `node` into the part of this array that `steps` select."""
         self._write(push_back(self._node, steps, node))
 
-    def _rebind(self, result: "Array", name: str) -> "Array":
-        """In-place operators and `out=`: NumPy's same_kind cast of the result back to
-        our dtype, written into this array (through to the owner for a view)."""
-        if not np.can_cast(result.dtype, self.dtype, "same_kind"):
-            _raise_numpys_output_casting_error(name, result.dtype, self.dtype)
-        if result.shape != self.shape:
-            raise ValueError(f"non-broadcastable output operand with shape {self.shape} "
-                             f"doesn't match the broadcast shape {result.shape}")
-        self._check_writeable("output array is read-only")
-        node = result._node
-        if node.dtype != self.dtype:
-            node = apply("convert", node, dtype=self.dtype)
-        self._write(node)
-        return self
-
     # ----- DLPack ------------------------------------------------------------------
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """The computed value, exported through DLPack by the buffer that holds it: the
@@ -380,17 +360,3 @@ _interop.OWN_TYPES.append(Array)
 
 def _unpickled(cls, value: np.ndarray, scalar: bool) -> Array:
     return cls(leaf(value, value.shape, value.dtype), scalar)
-
-def _raise_numpys_output_casting_error(name: str, result: np.dtype, out: np.dtype):
-    """NumPy's own UFuncTypeError for casting ufunc `name`'s output to `out`, raised by
-    NumPy on empty arrays (its class is not public)."""
-    ufunc = getattr(np, name)
-    try:
-        ufunc(*[np.empty(0, result)] * ufunc.nin, out=np.empty(0, out))
-    except TypeError as error:
-        raise error.with_traceback(None) from None
-    raise TypeError(f"Cannot cast ufunc '{name}' output from {result!r} to {out!r} with "
-                    "casting rule 'same_kind'")
-
-# Chapter modules use Array; they are bound here, after it exists.
-

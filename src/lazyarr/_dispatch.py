@@ -17,9 +17,9 @@ import numpy as np
 
 from . import _flush, _observe
 from ._api import HANDLED
-from ._api.common import Array, as_array
+from ._api.common import Array, as_array, is_scalar_operand
 from ._errors import user_stacklevel
-from ._interop import NotLazy, call_lazy
+from ._interop import NotLazy
 
 
 class FallbackWarning(UserWarning):
@@ -79,7 +79,7 @@ def array_function(func, types, args, kwargs):
     if impl is None:
         return fallback(func, args, kwargs)
     try:
-        return call_lazy(impl, args, kwargs)
+        return impl(*args, **kwargs)
     except NotLazy:  # NumPy's data beside lazyarr's (strings, dates): NumPy computes
         pass
     return fallback(func, args, kwargs)
@@ -100,11 +100,10 @@ def _lazy_out(kwargs) -> bool:
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
-    from ._api import elementwise
     # ufunc.at(a, indices, b) and ufunc.reduceat(a, indices): the indices may be lists,
     # tuples or slices.
     operands = (inputs[0],) + tuple(inputs[2:]) if method in ("at", "reduceat") else inputs
-    if not all(isinstance(x, _KNOWN_TYPES) or elementwise.is_scalar_operand(x)
+    if not all(isinstance(x, _KNOWN_TYPES) or is_scalar_operand(x)
                for x in operands):
         return NotImplemented
     # by identity: another library's ufunc of the same name (scipy.special's) is not NumPy's

@@ -26,11 +26,6 @@ class NotLazy(TypeError):
     hands the call to NumPy's function."""
 
 
-class OutNotLazy(NotLazy):
-    """A function that has no lazy `out=`: the result is computed, then written into
-    the lazyarr array given as `out=` (see `call_lazy`)."""
-
-
 OWN_TYPES: list[type] = []  # lazyarr's array types, registered by `_array`
 _PLAIN = frozenset({int, float, complex, bool, str, bytes, type(None), slice, range,
                     type(Ellipsis), np.ndarray, np.dtype, dict})
@@ -79,21 +74,6 @@ def defers(args, kwargs) -> int:
     return found
 
 
-def call_lazy(f, args, kwargs):
-    """`f(*args, **kwargs)`; where `f` has no lazy out= and `out` is a lazyarr array,
-    the result written into `out` as NumPy writes it (an unsafe cast, NumPy's error
-    for a shape that does not match)."""
-    try:
-        return f(*args, **kwargs)
-    except OutNotLazy:
-        out = kwargs.get("out")
-        if not isinstance(out, tuple(OWN_TYPES)):
-            raise
-    from ._api.elementwise import _into_out
-    result = f(*args, **{k: v for k, v in kwargs.items() if k != "out"})
-    return _into_out(out, result, getattr(f, "__name__", "out"))
-
-
 def deferring(f, np_func, name: str):
     """`f` as the namespace's function `name`: NumPy's `np_func` where an argument
     overrides NumPy's dispatch (it dispatches, as NEP 18 says), or where `f` raises
@@ -107,7 +87,7 @@ def deferring(f, np_func, name: str):
             return np_func(*args, **kwargs)
         if kind != NUMPY_DATA:
             try:
-                return call_lazy(f, args, kwargs)
+                return f(*args, **kwargs)
             except NotLazy:
                 pass
         from ._dispatch import fallback  # outside the except: NumPy's own traceback

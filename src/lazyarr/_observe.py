@@ -477,12 +477,3 @@ def format_report(stats: dict, top: int = 10) -> str:
 def _short(name: str) -> str:
     path, _, line = name.rpartition(":")
     return short_name((path, line)) if path else name
-
-
-def report(top: int = 10, *, file=None) -> None:
-    """Print the user's lines that caused the most work (flushes by cause, seconds,
-    compiles and their reasons, fallbacks, transfers) to `file` (default stdout)."""
-    from ._flush import stats
-    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
-        raise ValueError(f"report(top=...) takes a positive number of lines, not {top!r}")
-    print(format_report(stats(), top), file=sys.stdout if file is None else file)

@@ -15,40 +15,11 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from . import _dtypes
-
-Shape = tuple[int, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class Op:
-    name: str
-    ref: Callable[..., np.ndarray]
-    shape_rule: Callable[..., Shape]
-    dtype_rule: Callable[..., np.dtype]
-    kind: str = "structural"  # "input", "elementwise", "reduction", "structural"
-    # The runtime errors it may raise: checks(input_dtypes, **attrs) -> ((error type,
-    # message), ...); None for none. Programs list them (`backend_api.Check`).
-    checks: Callable[..., tuple] | None = None
-
-    def __repr__(self) -> str:
-        return f"<primitive {self.name}>"
-
-
-OPS: dict[str, Op] = {}
-
-
-def primitive(name: str, shape_rule, dtype_rule, kind: str = "structural", checks=None):
-    """Register the decorated NumPy function as the reference of primitive `name`."""
-    def register(ref):
-        OPS[name] = Op(name, ref, shape_rule, dtype_rule, kind, checks)
-        return ref
-    return register
+from ._registry import OPS, Op, Shape, primitive, register  # noqa: F401  (OPS: re-exported)
 
 
 def broadcast_shapes(*shapes: Shape) -> Shape:
@@ -78,7 +49,7 @@ def _same_dtype(dtypes, **_):
 
 # ---------------------------------------------------------------------------------
 # Leaves. An input's value (a buffer) is a runtime argument of the program.
-OPS["input"] = Op("input", None, None, None, kind="input")
+register(Op("input", None, None, None))
 
 
 # ---------------------------------------------------------------------------------
@@ -157,17 +128,17 @@ _UFUNC_CHECKS = {"power": _power_checks}
 
 for _name in UFUNCS:
     _uf = getattr(np, _name)
-    OPS[_name] = Op(_name, _ufunc_ref(_uf), _ufunc_shape, _ufunc_dtype_rule(_uf), "elementwise",
-                    _UFUNC_CHECKS.get(_name))
+    register(Op(_name, _ufunc_ref(_uf), _ufunc_shape, _ufunc_dtype_rule(_uf),
+                _UFUNC_CHECKS.get(_name)))
 
 
 # `real` and `imag` are not ufuncs in NumPy but are elementwise all the same.
-@primitive("real", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]), "elementwise")
+@primitive("real", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]))
 def _real(x):
     return np.real(x)
 
 
-@primitive("imag", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]), "elementwise")
+@primitive("imag", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]))
 def _imag(x):
     return np.imag(x)
 
@@ -176,7 +147,7 @@ def _complex_dtype(dtypes, **_):
     return _dtypes.complex64 if dtypes[0] == _dtypes.float32 else _dtypes.complex128
 
 
-@primitive("complex", _ufunc_shape, _complex_dtype, "elementwise")
+@primitive("complex", _ufunc_shape, _complex_dtype)
 def _complex(re, im):
     """re + im*j, exactly: NumPy's arithmetic would turn 0 * inf into a NaN. Both parts
     arrive as float32 or both as float64."""
@@ -185,12 +156,12 @@ def _complex(re, im):
     return out
 
 
-@primitive("select", _ufunc_shape, lambda d, **_: d[1], "elementwise")
+@primitive("select", _ufunc_shape, lambda d, **_: d[1])
 def _select(cond, x, y):
     return np.where(cond, x, y)
 
 
-@primitive("convert", _same_shape, lambda d, dtype: dtype, "elementwise")
+@primitive("convert", _same_shape, lambda d, dtype: dtype)
 def _convert(x, dtype):
     return x.astype(dtype)
 
@@ -301,19 +272,19 @@ def _reduction_ref(ufunc: np.ufunc):
 
 
 for _name, _uf in REDUCTIONS.items():
-    OPS[_name] = Op(_name, _reduction_ref(_uf), _reduce_shape, _same_dtype, "reduction")
+    register(Op(_name, _reduction_ref(_uf), _reduce_shape, _same_dtype))
 
 
 def _arg_shape(shapes, axis):
     return shapes[0][:axis] + shapes[0][axis + 1:]
 
 
-@primitive("argmax", _arg_shape, lambda d, axis: _dtypes.intp, "reduction")
+@primitive("argmax", _arg_shape, lambda d, axis: _dtypes.intp)
 def _argmax(x, axis):
     return np.argmax(x, axis=axis)
 
 
-@primitive("argmin", _arg_shape, lambda d, axis: _dtypes.intp, "reduction")
+@primitive("argmin", _arg_shape, lambda d, axis: _dtypes.intp)
 def _argmin(x, axis):
     return np.argmin(x, axis=axis)
 
@@ -351,6 +322,8 @@ def size_of(shape: Shape) -> int:
     return math.prod(shape)
 
 
+# The other families register into the same registry (each imports only `_registry`).
 from . import _ops_sort  # noqa: E402,F401  (sort, argsort, searchsorted, bincount)
-from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg and numpy.fft)
+from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg)
+from . import _ops_fft  # noqa: E402,F401  (numpy.fft)
 from . import _ops_mutation  # noqa: E402,F401  (update_slice, scatter, scatter_ufunc)

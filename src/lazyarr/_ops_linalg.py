@@ -1,4 +1,5 @@
-"""Primitives of `numpy.linalg` and `numpy.fft`: decompositions, solvers and transforms.
+"""Primitives of `numpy.linalg`: decompositions and solvers (the transforms of
+`numpy.fft` are in `_ops_fft`).
 
 Every linalg primitive works on stacks of matrices (the last two axes) in float64 or
 complex128: NumPy computes in double precision whatever the input and casts the result
@@ -22,7 +23,7 @@ import math
 import numpy as np
 
 from . import _dtypes
-from ._ops import primitive
+from ._registry import primitive
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -178,41 +179,3 @@ def _svd(a, full_matrices):
            checks=_raises("SVD did not converge"))
 def _svdvals(a):
     return np.linalg.svd(a, compute_uv=False)
-
-
-# ---------------------------------------------------------------------------------
-# Discrete Fourier transforms, one axis at a time. `kind` is "fft" or "ifft" (complex
-# to complex), "rfft" (real to complex) or "irfft" (complex to real); `n` is the
-# transform's length (the input is cropped or padded with zeros to n, or to n//2 + 1
-# for irfft), and the unnormalized transform is multiplied by `fct`, as NumPy's
-# pocketfft does. Inputs are complex64/complex128 (float32/float64 for rfft).
-
-_FFT_REFERENCES = {"fft": (np.fft.fft, "backward"), "ifft": (np.fft.ifft, "forward"),
-                   "rfft": (np.fft.rfft, "backward"), "irfft": (np.fft.irfft, "forward")}
-
-
-def fft_length(kind: str, n: int) -> int:
-    """The length of the transformed axis of the result."""
-    return n // 2 + 1 if kind == "rfft" else n
-
-
-def _fft_shape(shapes, kind, axis, n, fct):
-    shape = shapes[0]
-    return shape[:axis] + (fft_length(kind, n),) + shape[axis + 1:]
-
-
-def _fft_dtype(dtypes, kind, axis, n, fct):
-    if kind == "irfft":
-        return _dtypes.real_dtype(dtypes[0])
-    return _complex(dtypes)
-
-
-@primitive("fft", _fft_shape, _fft_dtype)
-def _fft(x, kind, axis, n, fct):
-    if x.shape[axis] == 0:  # NumPy's pocketfft reads memory past an empty axis
-        x = np.zeros(x.shape[:axis] + (1,) + x.shape[axis + 1:], x.dtype)
-    function, unscaled = _FFT_REFERENCES[kind]
-    result = function(x, n=n, axis=axis, norm=unscaled)
-    if fct != 1:
-        result = result * _dtypes.real_dtype(result.dtype).type(fct)
-    return result

@@ -37,6 +37,7 @@ import zipfile
 import numpy
 
 import lazyarr
+from lazyarr._observe import format_report
 
 
 LAZY_SUBMODULES = ("linalg", "fft", "random", "testing")
@@ -402,7 +403,6 @@ def format_summary(stats: dict) -> str:
     if stats:
         lines.append("  " + "; ".join(_entry(k, v) for k, v in stats.items()))
     if lines_table:
-        from lazyarr._observe import format_report
         lines.append(format_report({"lines": lines_table}))
     return "\n".join(lines)
 

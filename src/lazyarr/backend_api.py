@@ -22,7 +22,8 @@ import numpy as np
 
 from ._errors import BackendFailure
 from ._ops import OPS, UFUNCS, Op, size_of
-from ._ops_linalg import LinAlgError, fft_length, pack
+from ._ops_fft import fft_length
+from ._ops_linalg import LinAlgError, pack
 from ._ops_mutation import span
 
 # (major, minor). A backend declares the version it implements as `contract_version`;

@@ -15,6 +15,7 @@ from .._interop import deferring
 
 NAMESPACES: dict[str, dict[str, object]] = {"": {}, "linalg": {}, "fft": {}, "random": {}}
 HANDLED: dict[object, object] = {}  # numpy function object -> lazyarr implementation
+UFUNCS: dict[str, object] = {}  # ufunc name (and alias) -> lazyarr ufunc (elementwise's)
 
 
 def export(func=None, *, names: tuple[str, ...] = (), namespace: str = ""):

@@ -4,17 +4,25 @@ depth bound runs."""
 
 from __future__ import annotations
 
+import builtins
 import operator
+import warnings
 
 import numpy as np
 from numpy.exceptions import AxisError
 
 from .. import _dtypes, _flush
 from .._array import Array
+from .._errors import user_stacklevel
 from .._graph import Node, apply, check_size, leaf
 from .._interop import NotLazy
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
+
+
+def is_scalar_operand(x) -> bool:
+    """A Python scalar (bool, int, float, complex): a weak operand under NEP 50."""
+    return type(x) in (bool, int, float, complex)
 
 
 def wrap(node: Node, scalar: bool = True) -> Array:
@@ -161,12 +169,18 @@ def index_arg(value, what: str, func: str) -> int:
                         f"{type(value).__name__}") from None
 
 
-def host(value):
-    """Lazy data that decides shapes or static positions, read now (a flush with cause
-    "shape"), as NumPy data; anything else as given."""
+def host(value, cause: str = "shape"):
+    """Lazy data read now, as a NumPy array (a flush with `cause`, "shape" when the data
+    decides shapes or static positions, "control" when it decides what to compute, only
+    if it is pending); anything else as given. The one reader of host values."""
     if isinstance(value, Array):
-        return _flush.to_numpy(value._node, "shape")
+        return _flush.to_numpy(value._node, cause)
     return value
+
+
+def host_array(value, cause: str = "shape") -> np.ndarray:
+    """`host(value, cause)` as a NumPy array, whatever `value` is."""
+    return np.asarray(host(value, cause))
 
 
 def int_tuple(value, what: str, func: str) -> tuple[int, ...]:
@@ -183,3 +197,127 @@ def axis_sequence(axis, ndim: int, func: str, what: str = "axis") -> tuple[int, 
     """An int or a sequence of ints (lazy ones read) as distinct normalized axes, in
     the order given."""
     return normalize_axis_tuple(int_tuple(axis, what, func), ndim, func, what)
+
+
+def slices_node(node: Node, slices: dict) -> Node:
+    """`node` sliced by {axis: slice}, as Python slicing (no node when nothing changes)."""
+    bounds = [(0, n, 1) for n in node.shape]
+    for axis, sl in slices.items():
+        bounds[axis] = sl.indices(node.shape[axis])
+    if all(b == (0, n, 1) for b, n in zip(bounds, node.shape)):
+        return node
+    starts, stops, steps = zip(*bounds)
+    return apply("slice", node, starts=starts, stops=stops, steps=steps)
+
+
+def slice_node(node: Node, axis: int, start, stop, step=None) -> Node:
+    """`node[start:stop:step]` along `axis`."""
+    return slices_node(node, {axis: slice(start, stop, step)})
+
+
+def take_index_node(node: Node, i: int, axis: int) -> Node:
+    """`node[..., i, ...]` at `axis` (the axis removed)."""
+    part = slice_node(node, axis, i, i + 1)
+    return reshape_node(part, node.shape[:axis] + node.shape[axis + 1:])
+
+
+def concatenate_nodes(nodes: list, axis: int) -> Node:
+    """`nodes` joined along `axis` (the one node itself when there is one)."""
+    return nodes[0] if len(nodes) == 1 else apply("concatenate", *nodes, axis=axis)
+
+
+# ----- 1-d helpers of the sorting, set, histogram and statistics chapters -----------
+
+def leaf_array(value) -> Array:
+    value = np.asarray(value)
+    return wrap(leaf(value, value.shape, value.dtype), scalar=False)
+
+
+def flattened(x: Array) -> Array:
+    return wrap(reshape_node(x._node, (x.size,)), False)
+
+
+def iota(n: int) -> Array:
+    return wrap(apply("iota", shape=(n,), dtype=_dtypes.int64, axis=0), False)
+
+
+def slice1(x: Array, start, stop) -> Array:
+    """x[start:stop] of a 1-d array."""
+    begin, end, _ = slice(start, stop).indices(x.shape[0])
+    end = builtins.max(begin, end)
+    if (begin, end) == (0, x.shape[0]):
+        return x
+    return wrap(apply("slice", x._node, starts=(begin,), stops=(end,), steps=(1,)), False)
+
+
+def take1(x: Array, index: Array) -> Array:
+    """x[index] for a 1-d `x` and int64 indices already in range."""
+    if index.size == 0 or x.size == 0:
+        return leaf_array(np.zeros(index.shape, x.dtype))
+    return wrap(apply("take", x._node, astype(index, _dtypes.int64)._node, axis=0))
+
+
+def concat1(*xs: Array) -> Array:
+    dtype = _dtypes.result_type(*xs)
+    return wrap(apply("concatenate", *(astype(x, dtype)._node for x in xs), axis=0), False)
+
+
+# ----- casts and out= ---------------------------------------------------------------
+
+def cast_unsafe(x: Array, dtype) -> Array:
+    """NumPy's unsafe cast: complex to bool tests both parts; complex to other real
+    dtypes discards the imaginary part, with NumPy's ComplexWarning."""
+    dtype = _dtypes.as_dtype(dtype)
+    if _dtypes.is_complex(x.dtype) and not _dtypes.is_complex(dtype) \
+            and not _dtypes.is_bool(dtype):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
+        x = wrap(apply("real", x._node), x._scalar)
+    return astype(x, dtype)
+
+
+def check_index(index: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """Integer indices known on the host, checked against an axis of `size` (NumPy's
+    IndexError) and made non-negative int64: the one check of known indices."""
+    bad = (index < -size) | (index >= size)
+    if bad.any():
+        raise IndexError(f"index {int(index[bad].flat[0])} is out of bounds for axis {axis} "
+                         f"with size {size}")
+    return np.where(index < 0, index + size, index).astype(np.int64)
+
+
+def raise_casting_error(func: str, result: np.dtype, out: np.dtype, casting: str):
+    """NumPy's error for an out= its result cannot be cast to: for a ufunc, NumPy's own
+    UFuncTypeError (its class is not public: NumPy raises it on empty arrays)."""
+    ufunc = getattr(np, func, None)
+    if isinstance(ufunc, np.ufunc):
+        try:
+            ufunc(*[np.empty(0, result)] * ufunc.nin, out=np.empty(0, out), casting=casting)
+        except TypeError as error:
+            raise error.with_traceback(None) from None
+    raise TypeError(f"{func}: cannot cast the result from {result!r} to the out= dtype "
+                    f"{out!r} with casting rule {casting!r}")
+
+
+def write_out(out, result: Array, func: str, casting: str = "same_kind",
+              ufunc: str | None = None) -> Array:
+    """NumPy's `out=` (and in-place operators): `result` when `out` is None; else
+    `result` cast to `out`'s dtype under `casting` (NumPy's casting error otherwise:
+    that of `ufunc` when NumPy's function writes `out` through one), written into
+    `out` (through to a view's owner, so every view of it sees it) and `out` returned.
+    `out` must be a lazyarr array of the result's shape (NotLazy for a NumPy array,
+    which NumPy's function then writes). The one `out=` writer."""
+    if out is None:
+        return result
+    if isinstance(out, np.ndarray):  # NumPy writes its own arrays (the caller falls back)
+        raise NotLazy(f"{func}: out= is a NumPy array")
+    if not isinstance(out, Array):
+        raise TypeError(f"{func}: out= must be a lazyarr array, not {type(out).__name__}")
+    if not np.can_cast(result.dtype, out.dtype, casting):
+        raise_casting_error(ufunc or func, result.dtype, out.dtype, casting)
+    if result.shape != out.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
+                         f"doesn't match the broadcast shape {result.shape}")
+    out._check_writeable("output array is read-only")
+    out._write(cast_unsafe(result, out.dtype)._node)
+    return out

@@ -21,20 +21,18 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
-import lazyarr as lnp
-
-from . import export
-from .common import Array, as_shape, normalize_axis
-from .polynomial import _host
+from .. import _dtypes
+from . import creation, elementwise, export, indexing, manipulation, reductions, shapes
+from .common import Array, as_shape, host_array, normalize_axis
 from .selection import i0
 
 
 
 def _flat_axis(arr, axis, func: str):
     """(arr, axis) as NumPy's delete/insert see them: axis None flattens."""
-    arr = lnp.asarray(arr)
+    arr = creation.asarray(arr)
     if axis is None:
-        return (arr if arr.ndim == 1 else lnp.ravel(arr)), 0
+        return (arr if arr.ndim == 1 else shapes.ravel(arr)), 0
     return arr, normalize_axis(axis, arr.ndim, func)
 
 
@@ -66,7 +64,7 @@ def _block_depths(arrays, parent_index):
         return first_index, max_ndim
     if isinstance(arrays, list):
         return parent_index + [None], 0
-    return parent_index, lnp.ndim(arrays)
+    return parent_index, shapes.ndim(arrays)
 
 
 def _block_format(index) -> str:
@@ -76,9 +74,9 @@ def _block_format(index) -> str:
 def _block_assemble(arrays, list_ndim: int, result_ndim: int, depth: int) -> Array:
     if depth < list_ndim:
         parts = [_block_assemble(a, list_ndim, result_ndim, depth + 1) for a in arrays]
-        return lnp.concatenate(parts, axis=-(list_ndim - depth))
-    x = lnp.asarray(arrays)
-    return lnp.reshape(x, (1,) * (result_ndim - x.ndim) + x.shape)
+        return manipulation.concatenate(parts, axis=-(list_ndim - depth))
+    x = creation.asarray(arrays)
+    return shapes.reshape(x, (1,) * (result_ndim - x.ndim) + x.shape)
 
 
 @export
@@ -94,7 +92,7 @@ def block(arrays):
 
 def _index_argument(obj):
     """`obj` as NumPy's np.asarray sees it (a lazy one is read: it decides the shape)."""
-    return _host(obj) if isinstance(obj, Array) else np.asarray(obj)
+    return host_array(obj, "shape") if isinstance(obj, Array) else np.asarray(obj)
 
 
 @export
@@ -124,7 +122,7 @@ def delete(arr, obj, axis=None):
             keep = ~obj
         else:
             keep[obj,] = False
-    return lnp.take(arr, np.flatnonzero(keep), axis=axis)
+    return indexing.take(arr, np.flatnonzero(keep), axis=axis)
 
 
 @export
@@ -150,13 +148,13 @@ def insert(arr, obj, values, axis=None):
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
         index += N if index < 0 else 0
         values = _values_as(values, arr.dtype)  # after the index check, as in NumPy
-        values = lnp.reshape(values, (1,) * (arr.ndim - values.ndim) + values.shape)
+        values = shapes.reshape(values, (1,) * (arr.ndim - values.ndim) + values.shape)
         if indices.ndim == 0:
-            values = lnp.moveaxis(values, 0, axis)
+            values = shapes.moveaxis(values, 0, axis)
         shape = arr.shape[:axis] + (values.shape[axis],) + arr.shape[axis + 1:]
-        parts = [_sliced(arr, axis, slice(None, index)), lnp.broadcast_to(values, shape),
+        parts = [_sliced(arr, axis, slice(None, index)), shapes.broadcast_to(values, shape),
                  _sliced(arr, axis, slice(index, None))]
-        return lnp.concatenate(parts, axis=axis)
+        return manipulation.concatenate(parts, axis=axis)
     if indices.size == 0 and not isinstance(obj, (np.ndarray, Array)):
         indices = indices.astype(np.intp)
     indices[indices < 0] += N
@@ -170,14 +168,14 @@ def insert(arr, obj, values, axis=None):
     source[old_mask] = np.arange(N)
     shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
     values = _values_as(values, arr.dtype)  # after the index checks, as in NumPy
-    joined = lnp.concatenate([arr, lnp.broadcast_to(values, shape)], axis=axis)
-    return lnp.take(joined, source, axis=axis)
+    joined = manipulation.concatenate([arr, shapes.broadcast_to(values, shape)], axis=axis)
+    return indexing.take(joined, source, axis=axis)
 
 
 def _values_as(values, dtype) -> Array:
     """insert's `values` in the array's dtype (NumPy's conversion and its errors)."""
-    return (lnp.astype(values, dtype) if isinstance(values, Array)
-            else lnp.asarray(values, dtype=dtype))
+    return (elementwise.astype(values, dtype) if isinstance(values, Array)
+            else creation.asarray(values, dtype=dtype))
 
 
 @export
@@ -185,15 +183,15 @@ def resize(a, new_shape):
     """`a` flattened, repeated as needed and cut to `new_shape` (NumPy's resize)."""
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
-    a = lnp.ravel(a)
+    a = shapes.ravel(a)
     if any(operator.index(n) < 0 for n in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     new_shape = as_shape(new_shape, "resize")
     new_size = math.prod(new_shape)
     if a.size == 0 or new_size == 0:
-        return lnp.zeros(new_shape, a.dtype)
+        return creation.zeros(new_shape, a.dtype)
     repeats = -(-new_size // a.size)
-    return lnp.reshape(lnp.concatenate((a,) * repeats)[:new_size], new_shape)
+    return shapes.reshape(manipulation.concatenate((a,) * repeats)[:new_size], new_shape)
 
 
 @export
@@ -203,14 +201,14 @@ def trim_zeros(filt, trim="fb", axis=None):
     trim = trim.lower()
     if trim not in {"fb", "bf", "f", "b"}:
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
-    ndim = lnp.ndim(filt)
+    ndim = shapes.ndim(filt)
     if axis is None:
         axes = tuple(range(ndim))
     else:
         axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim, argname="axis")
     if not axes:
         return filt
-    nonzero = np.argwhere(_host(filt))
+    nonzero = np.argwhere(host_array(filt, "shape"))
     if nonzero.size == 0:
         start = stop = np.zeros(ndim, dtype=np.intp)
     else:
@@ -227,7 +225,7 @@ def trim_zeros(filt, trim="fb", axis=None):
 @export
 def rollaxis(a, axis, start=0):
     """`a` with `axis` rolled back to position `start` (NumPy's rollaxis)."""
-    a = lnp.asarray(a)
+    a = creation.asarray(a)
     n = a.ndim
     axis = normalize_axis(axis, n, "rollaxis")
     start = operator.index(start)
@@ -243,7 +241,7 @@ def rollaxis(a, axis, start=0):
     axes = list(range(n))
     axes.remove(axis)
     axes.insert(start, axis)
-    return lnp.transpose(a, axes)
+    return shapes.transpose(a, axes)
 
 
 # ---------------------------------------------------------------------------------
@@ -257,15 +255,15 @@ def ix_(*args):
     nd = len(args)
     for k, new in enumerate(args):
         if not isinstance(new, (Array, np.ndarray)):
-            new = lnp.asarray(new)
+            new = creation.asarray(new)
             if new.size == 0:  # NumPy: not the default float for an empty sequence
-                new = lnp.astype(new, np.intp)
-        new = lnp.asarray(new)
+                new = elementwise.astype(new, np.intp)
+        new = creation.asarray(new)
         if new.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if new.dtype == bool:
-            new = lnp.asarray(np.flatnonzero(_host(new)))
-        out.append(lnp.reshape(new, (1,) * k + (new.size,) + (1,) * (nd - k - 1)))
+            new = creation.asarray(np.flatnonzero(host_array(new, "shape")))
+        out.append(shapes.reshape(new, (1,) * k + (new.size,) + (1,) * (nd - k - 1)))
     return tuple(out)
 
 
@@ -277,13 +275,13 @@ def indices(dimensions, dtype=int, sparse=False):
     grids = []
     for i, dim in enumerate(dimensions):
         shape = (1,) * i + (dim,) + (1,) * (N - i - 1)
-        idx = lnp.reshape(lnp.arange(dim, dtype=dtype), shape)
-        grids.append(idx if sparse else lnp.broadcast_to(idx, dimensions))
+        idx = shapes.reshape(creation.arange(dim, dtype=dtype), shape)
+        grids.append(idx if sparse else shapes.broadcast_to(idx, dimensions))
     if sparse:
         return tuple(grids)
     if not grids:
-        return lnp.zeros((0,), dtype=dtype)
-    return lnp.stack(grids)
+        return creation.zeros((0,), dtype=dtype)
+    return manipulation.stack(grids)
 
 
 @export
@@ -295,14 +293,14 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 @export
 def diag_indices(n, ndim=2):
     """The indices of the main diagonal of an n x ... x n array (NumPy's)."""
-    idx = lnp.arange(n)
+    idx = creation.arange(n)
     return (idx,) * ndim
 
 
 @export
 def diag_indices_from(arr):
     """diag_indices for `arr`, which must be at least 2-d with equal sides."""
-    arr = lnp.asarray(arr)
+    arr = creation.asarray(arr)
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
     if len(set(arr.shape)) != 1:
@@ -312,7 +310,7 @@ def diag_indices_from(arr):
 
 def _triangle_indices(np_func, n, k, m):
     # The indices depend on n, k and m only: NumPy computes them.
-    return tuple(lnp.asarray(i) for i in np_func(n, k, m))
+    return tuple(creation.asarray(i) for i in np_func(n, k, m))
 
 
 @export
@@ -328,7 +326,7 @@ def triu_indices(n, k=0, m=None):
 
 
 def _two_d(arr) -> Array:
-    arr = lnp.asarray(arr)
+    arr = creation.asarray(arr)
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return arr
@@ -351,8 +349,8 @@ def triu_indices_from(arr, k=0):
 @export
 def mask_indices(n, mask_func, k=0):
     """The indices where mask_func(ones((n, n)), k) is nonzero (NumPy's)."""
-    a = mask_func(lnp.ones((n, n), int), k)
-    return lnp.nonzero(a != 0)
+    a = mask_func(creation.ones((n, n), int), k)
+    return indexing.nonzero(a != 0)
 
 
 @export
@@ -367,22 +365,22 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError(f"ravel_multi_index: invalid mode {mode!r}")
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
-    coords = lnp.broadcast_arrays(*[lnp.asarray(i) for i in multi_index])
+    coords = shapes.broadcast_arrays(*[creation.asarray(i) for i in multi_index])
     if any(c.dtype.kind not in "iu" for c in coords):
         raise TypeError("only int indices permitted")
     strides = [math.prod(dims[d + 1:]) if order == "C" else math.prod(dims[:d])
                for d in range(len(dims))]
-    result = lnp.zeros(coords[0].shape if coords else (), np.intp)
+    result = creation.zeros(coords[0].shape if coords else (), np.intp)
     for c, d, m, stride in zip(coords, dims, modes, strides):
-        c = lnp.astype(c, np.intp)
+        c = elementwise.astype(c, np.intp)
         if m == "raise":
-            host = _host(c, "control")
+            host = host_array(c, "control")
             if np.any((host < 0) | (host >= d)):
                 raise ValueError("invalid entry in coordinates array")
         elif m == "wrap":
             c = c % d if d else c
         else:
-            c = lnp.clip(c, 0, max(d - 1, 0))
+            c = elementwise.clip(c, 0, max(d - 1, 0))
         result = result + c * stride
     return result
 
@@ -394,15 +392,15 @@ def unravel_index(indices, shape, order="C"):
     shape = as_shape(shape, "unravel_index")
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
-    idx = lnp.asarray(indices)
+    idx = creation.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise TypeError("only int indices permitted")
     size = math.prod(shape)
-    host = _host(idx, "control")
+    host = host_array(idx, "control")
     bad = host[(host < 0) | (host >= size)]
     if bad.size:
         raise ValueError(f"index {bad.flat[0]} is out of bounds for array with size {size}")
-    idx = lnp.astype(idx, np.intp)
+    idx = elementwise.astype(idx, np.intp)
     out = [None] * len(shape)
     dims = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
     for d in dims:
@@ -418,13 +416,13 @@ def _bit_weights(bitorder: str, dtype) -> Array:
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
     shifts = np.arange(8) if bitorder == "little" else np.arange(7, -1, -1)
-    return lnp.asarray(shifts.astype(dtype))
+    return creation.asarray(shifts.astype(dtype))
 
 
 def _bits_axis(a: Array, axis, func: str):
     """(a, axis): None flattens, and a 0-d `a` counts as 1-d (NumPy's axis check)."""
     if axis is None or a.ndim == 0:
-        a = lnp.ravel(a)
+        a = shapes.ravel(a)
     return a, 0 if axis is None else normalize_axis(axis, a.ndim, func)
 
 
@@ -433,27 +431,27 @@ def packbits(a, /, axis=None, bitorder="big"):
     """The elements of `a` (as bits: nonzero or zero) packed into uint8 along `axis`
     (NumPy's packbits)."""
     shifts = _bit_weights(bitorder, np.uint8)
-    a = lnp.asarray(a)
+    a = creation.asarray(a)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     a, axis = _bits_axis(a, axis, "packbits")
     n = a.shape[axis]
-    bits = lnp.astype(a != 0, np.uint8)
+    bits = elementwise.astype(a != 0, np.uint8)
     pad = -n % 8
     if pad:
-        zeros = lnp.zeros(a.shape[:axis] + (pad,) + a.shape[axis + 1:], np.uint8)
-        bits = lnp.concatenate([bits, zeros], axis=axis)
-    groups = lnp.reshape(bits, a.shape[:axis] + ((n + pad) // 8, 8) + a.shape[axis + 1:])
-    weights = lnp.reshape(lnp.left_shift(np.uint8(1), shifts),
+        zeros = creation.zeros(a.shape[:axis] + (pad,) + a.shape[axis + 1:], np.uint8)
+        bits = manipulation.concatenate([bits, zeros], axis=axis)
+    groups = shapes.reshape(bits, a.shape[:axis] + ((n + pad) // 8, 8) + a.shape[axis + 1:])
+    weights = shapes.reshape(elementwise.left_shift(np.uint8(1), shifts),
                           (8,) + (1,) * (a.ndim - axis - 1))
-    return lnp.sum(groups * weights, axis=axis + 1, dtype=np.uint8)
+    return reductions.sum(groups * weights, axis=axis + 1, dtype=np.uint8)
 
 
 @export
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     """The bits of the uint8 array `a` along `axis`, `count` of them (NumPy's)."""
     shifts = _bit_weights(bitorder, np.uint8)
-    a = lnp.asarray(a)
+    a = creation.asarray(a)
     if a.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     a, axis = _bits_axis(a, axis, "unpackbits")
@@ -466,13 +464,14 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
             if count < -n:
                 raise ValueError("-count larger than number of elements")
             count += n
-    expanded = lnp.expand_dims(a, axis + 1)
-    bits = lnp.right_shift(expanded, lnp.reshape(shifts, (8,) + (1,) * (a.ndim - axis - 1)))
-    bits = lnp.reshape(bits & np.uint8(1), a.shape[:axis] + (n,) + a.shape[axis + 1:])
+    expanded = shapes.expand_dims(a, axis + 1)
+    bits = elementwise.right_shift(expanded,
+                                   shapes.reshape(shifts, (8,) + (1,) * (a.ndim - axis - 1)))
+    bits = shapes.reshape(bits & np.uint8(1), a.shape[:axis] + (n,) + a.shape[axis + 1:])
     if count <= n:
         return _sliced(bits, axis, slice(0, count))
-    zeros = lnp.zeros(a.shape[:axis] + (count - n,) + a.shape[axis + 1:], np.uint8)
-    return lnp.concatenate([bits, zeros], axis=axis)
+    zeros = creation.zeros(a.shape[:axis] + (count - n,) + a.shape[axis + 1:], np.uint8)
+    return manipulation.concatenate([bits, zeros], axis=axis)
 
 
 # ---------------------------------------------------------------------------------
@@ -482,25 +481,25 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Numbers spaced evenly on a log scale between `start` and `stop` (NumPy's
     geomspace; lazy endpoints are read for NumPy's zero check)."""
-    start, stop = lnp.asarray(start), lnp.asarray(stop)
-    if np.any(_host(start, "control") == 0) or np.any(_host(stop, "control") == 0):
+    start, stop = creation.asarray(start), creation.asarray(stop)
+    if np.any(host_array(start, "control") == 0) or np.any(host_array(stop, "control") == 0):
         raise ValueError("Geometric sequence cannot include zero")
-    dt = lnp.result_type(start, stop, float(num), np.zeros((), dtype))
+    dt = _dtypes.result_type(start, stop, float(num), np.zeros((), dtype))
     dtype = dt if dtype is None else np.dtype(dtype)
-    start, stop = lnp.astype(start, dt), lnp.astype(stop, dt)
-    out_sign = lnp.sign(start)
+    start, stop = elementwise.astype(start, dt), elementwise.astype(stop, dt)
+    out_sign = elementwise.sign(start)
     start = start / out_sign
     stop = stop / out_sign
-    result = lnp.logspace(lnp.log10(start), lnp.log10(stop), num=num, endpoint=endpoint,
-                          base=10.0, dtype=dt)
+    result = creation.logspace(elementwise.log10(start), elementwise.log10(stop), num=num,
+                               endpoint=endpoint, base=10.0, dtype=dt)
     if num > 0:
         result[0] = start
         if num > 1 and endpoint:
             result[-1] = stop
     result *= out_sign
     if axis != 0:
-        result = lnp.moveaxis(result, 0, axis)
-    return lnp.astype(result, dtype)
+        result = shapes.moveaxis(result, 0, axis)
+    return elementwise.astype(result, dtype)
 
 
 def _window(M, formula):
@@ -508,36 +507,36 @@ def _window(M, formula):
     values = np.array([0.0, M])
     M = values[1]
     if M < 1:
-        return lnp.asarray(np.array([], dtype=values.dtype))
+        return creation.asarray(np.array([], dtype=values.dtype))
     if M == 1:
-        return lnp.ones(1, dtype=values.dtype)
-    return formula(lnp.arange(1 - M, M, 2), M)
+        return creation.ones(1, dtype=values.dtype)
+    return formula(creation.arange(1 - M, M, 2), M)
 
 
 @export
 def bartlett(M):
     """The Bartlett (triangular) window (NumPy's)."""
-    return _window(M, lambda n, M: lnp.where(lnp.less_equal(n, 0), 1 + n / (M - 1),
+    return _window(M, lambda n, M: indexing.where(elementwise.less_equal(n, 0), 1 + n / (M - 1),
                                              1 - n / (M - 1)))
 
 
 @export
 def blackman(M):
     """The Blackman window (NumPy's)."""
-    return _window(M, lambda n, M: 0.42 + 0.5 * lnp.cos(np.pi * n / (M - 1))
-                   + 0.08 * lnp.cos(2.0 * np.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.42 + 0.5 * elementwise.cos(np.pi * n / (M - 1))
+                   + 0.08 * elementwise.cos(2.0 * np.pi * n / (M - 1)))
 
 
 @export
 def hamming(M):
     """The Hamming window (NumPy's)."""
-    return _window(M, lambda n, M: 0.54 + 0.46 * lnp.cos(np.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.54 + 0.46 * elementwise.cos(np.pi * n / (M - 1)))
 
 
 @export
 def hanning(M):
     """The Hann window (NumPy's)."""
-    return _window(M, lambda n, M: 0.5 + 0.5 * lnp.cos(np.pi * n / (M - 1)))
+    return _window(M, lambda n, M: 0.5 + 0.5 * elementwise.cos(np.pi * n / (M - 1)))
 
 
 @export
@@ -546,7 +545,7 @@ def kaiser(M, beta):
     values = np.array([0.0, M, beta])
     M, beta = values[1], values[2]
     if M == 1:
-        return lnp.ones(1, dtype=values.dtype)
-    n = lnp.arange(0, M)
+        return creation.ones(1, dtype=values.dtype)
+    n = creation.arange(0, M)
     alpha = (M - 1) / 2.0
-    return i0(beta * lnp.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / i0(beta)
+    return i0(beta * elementwise.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / i0(beta)

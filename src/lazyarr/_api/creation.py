@@ -19,6 +19,8 @@ from . import export
 from .._interop import NotLazy
 from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
 from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
+from .manipulation import concatenate
+from .shapes import diagonal, expand_dims, moveaxis
 
 
 def _creation_dtype(dtype, default=_dtypes.float64) -> np.dtype:
@@ -239,7 +241,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         is_last = greater_equal(iota(num, np.int64).reshape((num,) + extra), num - 1)
         y = astype(where_(is_last, stop, y), dt)
     if axis != 0:
-        from .shapes import moveaxis
         y = moveaxis(y, 0, axis)
     if _dtypes.is_integer(out_dtype):
         y = floor(y)
@@ -253,7 +254,6 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     base = as_array(base) if not isinstance(base, (int, float, complex)) else base
     if isinstance(base, Array) and base.ndim:
-        from .shapes import expand_dims
         base = expand_dims(base, axis)
     result = power(base, y)
     return result if dtype is None else astype(result, dtype)
@@ -325,12 +325,10 @@ def diag(v, k=0):
     x = as_array(v)
     k = operator.index(k)
     if x.ndim == 2:
-        from .shapes import diagonal
         return diagonal(x, k)
     if x.ndim != 1:
         raise ValueError("diag: input must be 1- or 2-d.")
     n = x.shape[0] + abs(k)
-    from .manipulation import concatenate
     padded = concatenate([x, zeros(abs(k), x.dtype)]) if k else x
     values = padded.reshape((n, 1) if k >= 0 else (1, n))
     rows, cols = _index_grid(n, n)

@@ -21,6 +21,8 @@ from .. import _dtypes, _flush
 from . import export
 from .common import Array
 from .creation import asarray
+from .elementwise import isfinite
+from .reductions import all as all_
 
 for _numpy_function in (np.iterable, np.typename, np.binary_repr):
     export(_numpy_function)
@@ -166,8 +168,6 @@ def asarray_chkfinite(a, dtype=None, order=None):
     is the lazy one. ml_dtypes' floats are checked too, as lazyarr counts them floats."""
     x = asarray(a, dtype)
     if _dtypes.is_inexact(x.dtype):
-        from .elementwise import isfinite
-        from .reductions import all as all_
         if not all_(isfinite(x)):
             raise ValueError("array must not contain infs or NaNs")
     return x

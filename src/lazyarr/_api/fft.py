@@ -17,12 +17,11 @@ import numpy as np
 
 from .._errors import user_stacklevel
 from .. import _dtypes
-from .._ops_linalg import fft_length
+from .._ops_fft import fft_length
 from . import export
-from .common import apply, as_array, astype, normalize_axis, wrap
+from .common import apply, as_array, astype, normalize_axis, wrap, write_out
 from .creation import arange
 from .elementwise import conjugate
-from .linalg import _store
 from .manipulation import concatenate, roll
 
 _SWAP_DIRECTION = {"backward": "forward", None: "forward", "ortho": "ortho",
@@ -76,7 +75,7 @@ def _raw_fft(a, n, axis, is_real: bool, is_forward: bool, norm, out, func: str):
     if out is not None and (getattr(out, "ndim", None) != a.ndim
                             or out.shape[axis] != fft_length(kind, n)):
         raise ValueError(f"{func}: output array has wrong shape.")
-    return _store(transformed, out, func)
+    return write_out(out, transformed, func)
 
 
 @export(namespace="fft")
@@ -123,7 +122,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     if n is None:
         n = a.shape[normalize_axis(axis, a.ndim, "ihfft")]
     transformed = rfft(a, n, axis, norm=_swap_direction(norm, "ihfft"), out=out)
-    return _store(conjugate(transformed), out, "ihfft")
+    return write_out(out, conjugate(transformed), "ihfft")
 
 
 def _cook_nd_args(a, s, axes, func: str, invreal: bool = False):

@@ -21,15 +21,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._errors import user_stacklevel
 from .. import _dtypes, _flush
-from .._placement import host_array
+from .._placement import host_array as host_buffer
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
-from .common import (Array, apply, as_array, astype, broadcast_node, leaf, normalize_axis,
-                     reshape_node, transpose_node, wrap)
-from .elementwise import add, multiply, real
+from .common import (apply, Array, as_array, astype, broadcast_node, cast_unsafe,
+                     check_index, host_array, leaf, normalize_axis, reshape_node,
+                     transpose_node, wrap)
+from .elementwise import add, clip, multiply, remainder, where_
 
 _INVALID_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                   "and integer or boolean arrays are valid indices")
@@ -118,21 +118,13 @@ def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
     return [("array", idx) for idx in np.nonzero(mask)]
 
 
-def _check_host(index: np.ndarray, size: int, axis: int) -> np.ndarray:
-    bad = (index < -size) | (index >= size)
-    if bad.any():
-        raise IndexError(f"index {int(index[bad].flat[0])} is out of bounds for axis {axis} "
-                         f"with size {size}")
-    return np.where(index < 0, index + size, index).astype(np.int64)
-
-
 def _index_node(index, size: int, axis: int):
     """A normalized int64 index node: checked now if its values are known, else in the
     program."""
     if isinstance(index, Array) and index._node.is_computed:
-        index = host_array(index._node.value)
+        index = host_buffer(index._node.value)
     if isinstance(index, np.ndarray):
-        value = _check_host(index, size, axis)
+        value = check_index(index, size, axis)
         return leaf(value, value.shape, value.dtype)
     node = astype(index, np.int64)._node
     return apply("normalize_index", node, size=size, axis=axis)
@@ -273,7 +265,7 @@ def _with_new_axes(shape, entries) -> tuple:
 def _flat_index(nodes, sizes, index_shape):
     """Row-major flat index over the advanced axes, broadcast to `index_shape`."""
     if all(n.op.name == "input" for n in nodes):  # known on the host: compute it there
-        values = [np.broadcast_to(host_array(n.value), index_shape) for n in nodes]
+        values = [np.broadcast_to(host_buffer(n.value), index_shape) for n in nodes]
         flat = np.ravel_multi_index(values, sizes) if values and math.prod(sizes) else \
             np.zeros(index_shape, np.int64)
         flat = np.asarray(flat, np.int64)
@@ -353,7 +345,7 @@ def setitem(x: Array, key, value) -> None:
     except IndexError:
         _numpys_setitem_error(x, key, value)
         raise
-    mismatch = _basic_mismatch if where.plan is None else _advanced_mismatch(x, key)
+    mismatch = basic_mismatch if where.plan is None else advanced_mismatch(x, key)
     if where.plan is not None:
         value = _advanced_value(x, key, value)
     values = assigned_values(value, x.dtype, where.shape, mismatch, where.scalar)
@@ -394,7 +386,7 @@ def _masked_fill(x: Array, key, value) -> bool:
     value = _advanced_value(x, key, value)
     vshape = value.shape if isinstance(value, Array) else np.shape(value)
     try:
-        _fitted(vshape, (1,) + rows, _basic_mismatch)
+        fitted_shape(vshape, (1,) + rows, basic_mismatch)
     except ValueError:
         return False
     values = assigned_values(value, x.dtype, (1,) + rows)
@@ -432,12 +424,12 @@ def _is_region_of(value, x: Array, steps) -> bool:
     return layout.steps == compose(chain, steps) and value.dtype == x.dtype
 
 
-def _basic_mismatch(vshape, shape) -> Exception:
+def basic_mismatch(vshape, shape) -> Exception:
     return ValueError(f"could not broadcast input array from shape {vshape} into shape "
                       f"{shape}")
 
 
-def _advanced_mismatch(x: Array, key):
+def advanced_mismatch(x: Array, key):
     """NumPy's error for a value that does not fit an advanced index: a whole-array
     boolean mask takes a 0-d or 1-d value of one element or one per true element."""
     whole_mask = _is_whole_mask(x, key)
@@ -471,7 +463,7 @@ def _advanced_value(x: Array, key, value):
     return value
 
 
-def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
+def assigned_values(value, dtype, shape: tuple, mismatch=basic_mismatch,
                     scalar: bool = False):
     """`value` as NumPy's assignment into `shape` elements of `dtype` takes it, as a
     node of that shape: host values are cast by NumPy itself (so its errors and
@@ -495,13 +487,13 @@ def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
             else:
                 raise ValueError("setting an array element with a sequence.")
         node = reshape_node(cast_unsafe(value, dtype)._node,
-                            _fitted(value.shape, shape, mismatch))
+                            fitted_shape(value.shape, shape, mismatch))
     elif scalar:
         proxy = np.empty(1, dtype)
         proxy[0] = value
         node = leaf(proxy.reshape(()), (), proxy.dtype)
     else:
-        fitted = _fitted(np.shape(value), shape, mismatch)
+        fitted = fitted_shape(np.shape(value), shape, mismatch)
         if isinstance(value, np.ndarray):  # an array's leading length-1 axes broadcast away
             value = value.reshape(fitted)
         proxy = np.empty(fitted, dtype)
@@ -510,7 +502,7 @@ def assigned_values(value, dtype, shape: tuple, mismatch=_basic_mismatch,
     return broadcast_node(node, shape)
 
 
-def _fitted(vshape: tuple, shape: tuple, mismatch) -> tuple:
+def fitted_shape(vshape: tuple, shape: tuple, mismatch) -> tuple:
     """`vshape` without the leading length-1 axes NumPy drops, checked to broadcast to
     `shape` (`mismatch(vshape, shape)` is raised otherwise)."""
     fitted = tuple(vshape)
@@ -522,25 +514,7 @@ def _fitted(vshape: tuple, shape: tuple, mismatch) -> tuple:
     return fitted
 
 
-def cast_unsafe(value: Array, dtype) -> Array:
-    """`value` in `dtype` with NumPy's unsafe cast (and its ComplexWarning; a complex
-    value is true where either part is nonzero, without a warning)."""
-    if _dtypes.is_complex(value.dtype) and not _dtypes.is_complex(dtype) \
-            and not _dtypes.is_bool(dtype):
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
-        value = real(value)
-    return astype(value, dtype)
-
-
 # ----- functions whose result shape depends on data --------------------------------
-
-def _host_value(a) -> np.ndarray:
-    """The values of `a` on the host (a flush with cause "shape" if lazy)."""
-    if isinstance(a, Array):
-        return np.asarray(_flush.to_numpy(a._node, "shape"))
-    return np.asarray(a)
-
 
 def _index_leaf(value: np.ndarray) -> Array:
     value = np.asarray(value, dtype=np.int64)
@@ -550,23 +524,34 @@ def _index_leaf(value: np.ndarray) -> Array:
 @export
 def nonzero(a):
     """Indices of the non-zero elements, one array per axis (materializes `a`)."""
-    return tuple(_index_leaf(i) for i in np.nonzero(_host_value(a)))
+    return tuple(_index_leaf(i) for i in np.nonzero(host_array(a)))
+
+
+@export
+def where(condition, x=None, y=None, /):
+    """Choose from `x` or `y` by `condition`; with the condition alone, `nonzero`."""
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    result = where_(condition, x, y)
+    return wrap(result._node, False)  # NumPy's where returns an array, never a scalar
 
 
 @export
 def argwhere(a):
-    return _index_leaf(np.argwhere(_host_value(a)))
+    return _index_leaf(np.argwhere(host_array(a)))
 
 
 @export
 def flatnonzero(a):
-    return _index_leaf(np.flatnonzero(_host_value(a)))
+    return _index_leaf(np.flatnonzero(host_array(a)))
 
 
 @export
 def compress(condition, a, axis=None, out=None):
     """The slices of `a` along `axis` where `condition` is true."""
-    cond = _host_value(condition)
+    cond = host_array(condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     return take(a, np.flatnonzero(cond), axis=axis)
@@ -574,7 +559,7 @@ def compress(condition, a, axis=None, out=None):
 
 @export
 def extract(condition, arr):
-    return take(as_array(arr).reshape(-1), np.flatnonzero(_host_value(condition)))
+    return take(as_array(arr).reshape(-1), np.flatnonzero(host_array(condition)))
 
 
 # ----- take ------------------------------------------------------------------------
@@ -592,7 +577,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         if n == 0:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         index = as_array(index)
-        from .elementwise import clip, remainder
         index = remainder(index, n) if mode == "wrap" else clip(index, 0, n - 1)
         node = astype(index, np.int64)._node
     elif mode == "raise":

@@ -31,7 +31,7 @@ from .._errors import user_stacklevel
 from .. import _dtypes, _flush
 from .._ops_linalg import LAYOUTS
 from . import export
-from . import linalg as _products
+from . import products as _products
 from .common import (apply, as_array, astype, broadcast_node, normalize_axes, normalize_axis,
                      reshape_node, wrap)
 from .creation import eye, zeros

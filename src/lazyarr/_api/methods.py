@@ -11,16 +11,17 @@ import builtins
 import numpy as np
 
 from .. import _dispatch, _dtypes
-from .._array import Array, _raise_numpys_output_casting_error
+from .._array import Array
+from .common import full_node, raise_casting_error, write_out
 from . import elementwise as _ew
 from . import indexing as _idx
-from . import linalg as _linalg
+from . import products as _products
 from . import mutation as _mutation
 from . import reductions as _red
 from . import shapes as _shapes
 from . import sorting as _sorting
 from . import manipulation as _manip
-from .common import full_node
+from . import namespace as _namespace
 
 
 def is_operand(value) -> bool:
@@ -99,64 +100,68 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
     self._write(result._node)
 
 
-# ----- reductions: NumPy's method signatures ---------------------------------------
+# ----- reductions: NumPy's method signatures (out= included) ---------------------------------------
 
-def sum(self, axis=None, dtype=None, keepdims=False, initial=None, where=True):
-    return _red.sum(self, axis, dtype, keepdims=keepdims, initial=initial, where=where)
-
-
-def prod(self, axis=None, dtype=None, keepdims=False, initial=None, where=True):
-    return _red.prod(self, axis, dtype, keepdims=keepdims, initial=initial, where=where)
+def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _red.sum(self, axis, dtype, out, keepdims, initial, where)
 
 
-def mean(self, axis=None, dtype=None, keepdims=False, where=True):
-    return _red.mean(self, axis, dtype, keepdims=keepdims, where=where)
+def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _red.prod(self, axis, dtype, out, keepdims, initial, where)
 
 
-def var(self, axis=None, dtype=None, ddof=0, keepdims=False, where=True):
-    return _red.var(self, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
+def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return _red.mean(self, axis, dtype, out, keepdims, where=where)
 
 
-def std(self, axis=None, dtype=None, ddof=0, keepdims=False, where=True):
-    return _red.std(self, axis, dtype, ddof=ddof, keepdims=keepdims, where=where)
+def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=None, correction=None):
+    return _red.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                    correction=correction)
 
 
-def max(self, axis=None, keepdims=False, initial=None, where=True):
-    return _red.max(self, axis, keepdims=keepdims, initial=initial, where=where)
+def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=None, correction=None):
+    return _red.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                    correction=correction)
 
 
-def min(self, axis=None, keepdims=False, initial=None, where=True):
-    return _red.min(self, axis, keepdims=keepdims, initial=initial, where=where)
+def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _red.max(self, axis, out, keepdims, initial, where)
 
 
-def argmax(self, axis=None, keepdims=False):
-    return _red.argmax(self, axis, keepdims=keepdims)
+def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _red.min(self, axis, out, keepdims, initial, where)
 
 
-def argmin(self, axis=None, keepdims=False):
-    return _red.argmin(self, axis, keepdims=keepdims)
+def argmax(self, axis=None, out=None, *, keepdims=False):
+    return _red.argmax(self, axis, out, keepdims=keepdims)
 
 
-def any(self, axis=None, keepdims=False, where=True):
-    return _red.any(self, axis, keepdims=keepdims, where=where)
+def argmin(self, axis=None, out=None, *, keepdims=False):
+    return _red.argmin(self, axis, out, keepdims=keepdims)
 
 
-def all(self, axis=None, keepdims=False, where=True):
-    return _red.all(self, axis, keepdims=keepdims, where=where)
+def any(self, axis=None, out=None, keepdims=False, *, where=True):
+    return _red.any(self, axis, out, keepdims, where=where)
 
 
-def cumsum(self, axis=None, dtype=None):
-    return _red.cumsum(self, axis, dtype)
+def all(self, axis=None, out=None, keepdims=False, *, where=True):
+    return _red.all(self, axis, out, keepdims, where=where)
 
 
-def cumprod(self, axis=None, dtype=None):
-    return _red.cumprod(self, axis, dtype)
+def cumsum(self, axis=None, dtype=None, out=None):
+    return _red.cumsum(self, axis, dtype, out)
+
+
+def cumprod(self, axis=None, dtype=None, out=None):
+    return _red.cumprod(self, axis, dtype, out)
 
 
 def imatmul(self, other):
     if self._scalar:
-        return _linalg.matmul(self, other)
-    return self._rebind(_linalg.matmul(self, other), "matmul")
+        return _products.matmul(self, other)
+    return write_out(self, _products.matmul(self, other), "matmul")
 
 
 # name -> function taking the array first (properties are marked in PROPERTIES).
@@ -169,9 +174,9 @@ METHODS = {
     "diagonal": lambda self, offset=0, axis1=0, axis2=1: _shapes.diagonal_view(
         self, offset, axis1, axis2),
     "repeat": lambda self, repeats, axis=None: _manip.repeat(self, repeats, axis),
-    "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: _linalg.trace(
+    "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: _products.trace(
         self, offset, axis1, axis2, dtype),
-    "dot": lambda self, other: _linalg.dot(self, other),
+    "dot": lambda self, other: _products.dot(self, other),
     "conj": lambda self: _ew.conjugate(self),
     "conjugate": lambda self: _ew.conjugate(self),
     "round": lambda self, decimals=0: _ew.round(self, decimals),
@@ -186,9 +191,9 @@ METHODS = {
     "cumsum": cumsum, "cumprod": cumprod,
     "__getitem__": lambda self, key: _idx.getitem(self, key),
     "__setitem__": lambda self, key, value: _idx.setitem(self, key, value),
-    "__matmul__": lambda self, other: (_linalg.matmul(self, other) if is_operand(other)
+    "__matmul__": lambda self, other: (_products.matmul(self, other) if is_operand(other)
                                        else NotImplemented),
-    "__rmatmul__": lambda self, other: (_linalg.matmul(other, self) if is_operand(other)
+    "__rmatmul__": lambda self, other: (_products.matmul(other, self) if is_operand(other)
                                         else NotImplemented),
     "__imatmul__": imatmul,
     "__divmod__": lambda self, other: (_ew.divmod(self, other) if is_operand(other)
@@ -213,6 +218,8 @@ PROPERTIES = {
     # jax's functional updates: `x.at[idx].set(v)` (also add, subtract, multiply,
     # divide, power, min, max, get) returns a new array; `x` is unchanged.
     "at": lambda self: _mutation.AtIndexer(self),
+    # How the computed buffer is split over the devices (see lazyarr.shard).
+    "sharding": lambda self: _namespace.sharding_of(self),
 }
 
 # Arithmetic, bitwise and comparison operators, reflected and in place: (operator
@@ -247,7 +254,7 @@ def _inplace(ufunc, name: str):
             _check_output_cast(name, self, other)
             raise
         # A NumPy scalar is immutable: `s += 1` binds `s` to a new scalar.
-        return result if self._scalar else self._rebind(result, name)
+        return result if self._scalar else write_out(self, result, name)
     return op
 
 
@@ -263,7 +270,7 @@ def _check_output_cast(name: str, target: Array, other) -> None:
         except (TypeError, OverflowError):
             return
     if not np.can_cast(result.dtype, target.dtype, "same_kind"):
-        _raise_numpys_output_casting_error(name, result.dtype, target.dtype)
+        raise_casting_error(name, result.dtype, target.dtype, "same_kind")
 
 
 def _equality(ufunc, answer: bool):

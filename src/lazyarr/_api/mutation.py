@@ -17,10 +17,10 @@ from .._placement import host_array
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import elementwise, export
-from .common import (Array, apply, as_array, astype, leaf, normalize_axis, reshape_node,
-                     wrap)
-from .indexing import (_advanced_mismatch, _basic_mismatch, _check_host, _fitted,
-                       assigned_values, cast_unsafe, row_updates, setitem, target)
+from .common import (apply, Array, as_array, astype, cast_unsafe, check_index, leaf,
+                     normalize_axis, reshape_node, wrap)
+from .indexing import (advanced_mismatch, assigned_values, basic_mismatch, fitted_shape,
+                       row_updates, setitem, target)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -130,7 +130,7 @@ def _flat_positions(index, size: int, mode: str = "raise") -> tuple:
                     elementwise.clip(index, 0, size - 1))._node
         return reshape_node(node, (index.size,)), False
     index = np.asarray(index).astype(np.int64).reshape(-1)
-    index = (_check_host(index, size, 0) if mode == "raise" else
+    index = (check_index(index, size, 0) if mode == "raise" else
              np.mod(index, size) if mode == "wrap" else np.clip(index, 0, size - 1))
     return leaf(index, index.shape, index.dtype), np.unique(index).size == index.size
 
@@ -183,7 +183,7 @@ def _put_flat(a: Array, indices, values) -> None:
         if not a.flags.c_contiguous:
             raise ValueError("assignment destination is read-only")
     count = indices.shape[0]
-    values = assigned_values(values, a.dtype, (count,), _advanced_mismatch(a, indices))
+    values = assigned_values(values, a.dtype, (count,), advanced_mismatch(a, indices))
     positions, unique = _flat_positions(indices, a.size)
     if count and not a._scalar:
         _scatter_flat(a, positions, values, unique)
@@ -253,12 +253,12 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
                             f"according to the rule {casting!r}")
         values = assigned_values(src, dst.dtype, dst.shape)
     else:  # NumPy itself casts host data, with its rules for Python scalars
-        host = np.empty(_fitted(np.shape(src), dst.shape, _basic_mismatch), dst.dtype)
+        host = np.empty(fitted_shape(np.shape(src), dst.shape, basic_mismatch), dst.dtype)
         np.copyto(host, src, casting=casting)
         values = assigned_values(host, dst.dtype, dst.shape)
     if where is not True:
         mask = astype(as_array(where), np.bool_)
-        shape = _fitted(mask.shape, dst.shape, lambda v, s: ValueError(
+        shape = fitted_shape(mask.shape, dst.shape, lambda v, s: ValueError(
             f"could not broadcast where mask from shape {v} into shape {s}"))
         mask = apply("broadcast_to", reshape_node(mask._node, shape), shape=dst.shape)
         values = apply("select", mask, values, dst._node)

@@ -23,34 +23,25 @@ import operator
 
 import numpy as np
 
-import lazyarr as lnp
-
-from .. import _flush
-from . import export
-from .common import Array
-
-
-def _host(x, cause: str = "shape") -> np.ndarray:
-    """The values of `x` (a flush with `cause` only if `x` is a pending array)."""
-    if isinstance(x, Array):
-        return np.asarray(_flush.to_numpy(x._node, cause))
-    return np.asarray(x)
+from . import (creation, elementwise, export, linalg_decompositions, manipulation, products,
+               reductions, shapes, statistics)
+from .common import Array, host_array
 
 
 def _trim_leading(a: Array) -> Array:
     """`a` without its leading zeros, or [0] if all are zero (NumPy's poly1d)."""
     if a.ndim > 1:
         raise ValueError("Polynomial must be 1d only.")
-    nonzero = np.flatnonzero(_host(a))
+    nonzero = np.flatnonzero(host_array(a, "shape"))
     if nonzero.size == 0:
-        return lnp.zeros(1, a.dtype)
+        return creation.zeros(1, a.dtype)
     return a[int(nonzero[0]):]
 
 
 @export
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of `x` (NumPy's vander: dtype at least int64)."""
-    x = lnp.asarray(x)
+    x = creation.asarray(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = len(x)
@@ -58,11 +49,11 @@ def vander(x, N=None, increasing=False):
     if N < 0:
         raise ValueError(f"vander: negative dimensions are not allowed: N={N}")
     dtype = np.promote_types(x.dtype, int)
-    columns = [lnp.ones((n, min(N, 1)), dtype)]
+    columns = [creation.ones((n, min(N, 1)), dtype)]
     if N > 1:
-        powers = lnp.broadcast_to(lnp.astype(x, dtype)[:, None], (n, N - 1))
-        columns.append(lnp.cumprod(powers, axis=1))
-    v = lnp.concatenate(columns, axis=1)
+        powers = shapes.broadcast_to(elementwise.astype(x, dtype)[:, None], (n, N - 1))
+        columns.append(reductions.cumprod(powers, axis=1))
+    v = manipulation.concatenate(columns, axis=1)
     return v if increasing else v[:, ::-1]
 
 
@@ -70,26 +61,26 @@ def vander(x, N=None, increasing=False):
 def poly(seq_of_zeros):
     """Coefficients of the monic polynomial with the given roots (or the characteristic
     polynomial of a square matrix), as NumPy's poly."""
-    zeros = lnp.atleast_1d(seq_of_zeros)
+    zeros = manipulation.atleast_1d(seq_of_zeros)
     sh = zeros.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        zeros = lnp.linalg.eigvals(zeros)
+        zeros = linalg_decompositions.eigvals(zeros)
     elif len(sh) == 1:
-        zeros = lnp.astype(zeros, np.mintypecode(zeros.dtype.char))
+        zeros = elementwise.astype(zeros, np.mintypecode(zeros.dtype.char))
     else:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if len(zeros) == 0:
         return 1.0
     dt = zeros.dtype
-    a = lnp.ones((1,), dtype=dt)
+    a = creation.ones((1,), dtype=dt)
     for k in range(len(zeros)):
         # convolve(a, [1, -zero]): each coefficient is a[i] + a[i-1] * -zero
-        shifted = lnp.concatenate([lnp.zeros(1, dt), a * -zeros[k]])
-        a = lnp.concatenate([a, lnp.zeros(1, dt)]) + shifted
+        shifted = manipulation.concatenate([creation.zeros(1, dt), a * -zeros[k]])
+        a = manipulation.concatenate([a, creation.zeros(1, dt)]) + shifted
     if a.dtype.kind == "c":
-        roots = _host(zeros).astype(complex)
+        roots = host_array(zeros, "shape").astype(complex)
         if np.all(np.sort(roots) == np.sort(roots.conjugate())):
-            a = lnp.real(a).copy()
+            a = elementwise.real(a).copy()
     return a
 
 
@@ -97,24 +88,24 @@ def poly(seq_of_zeros):
 def roots(p):
     """The roots of the polynomial `p`, as the eigenvalues of its companion matrix
     (NumPy's roots; leading and trailing zeros are stripped from the data)."""
-    p = lnp.atleast_1d(p)
+    p = manipulation.atleast_1d(p)
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    non_zero = np.nonzero(np.ravel(_host(p)))[0]
+    non_zero = np.nonzero(np.ravel(host_array(p, "shape")))[0]
     if len(non_zero) == 0:
-        return lnp.asarray(np.array([]))
+        return creation.asarray(np.array([]))
     trailing_zeros = len(p) - int(non_zero[-1]) - 1
     p = p[int(non_zero[0]):int(non_zero[-1]) + 1]
     if p.dtype.kind not in "fc":
-        p = lnp.astype(p, float)
+        p = elementwise.astype(p, float)
     N = len(p)
     if N > 1:
         first = (-p[1:] / p[0])[None, :]
-        rest = lnp.eye(N - 2, N - 1, dtype=p.dtype)
-        r = lnp.linalg.eigvals(lnp.concatenate([first, rest]))
+        rest = creation.eye(N - 2, N - 1, dtype=p.dtype)
+        r = linalg_decompositions.eigvals(manipulation.concatenate([first, rest]))
     else:
-        r = lnp.asarray(np.array([]))
-    return lnp.hstack((r, lnp.zeros(trailing_zeros, r.dtype)))
+        r = creation.asarray(np.array([]))
+    return manipulation.hstack((r, creation.zeros(trailing_zeros, r.dtype)))
 
 
 @export
@@ -123,15 +114,15 @@ def polyint(p, m=1, k=None):
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    k = lnp.zeros(m, float) if k is None else k
-    k = lnp.atleast_1d(k)
+    k = creation.zeros(m, float) if k is None else k
+    k = manipulation.atleast_1d(k)
     if len(k) == 1 and m > 1:
-        k = k[0] * lnp.ones(m, float)
+        k = k[0] * creation.ones(m, float)
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
-    p = lnp.asarray(p)
+    p = creation.asarray(p)
     for j in range(m):
-        p = lnp.concatenate((p / lnp.arange(len(p), 0, -1), k[j:j + 1]))
+        p = manipulation.concatenate((p / creation.arange(len(p), 0, -1), k[j:j + 1]))
     return p
 
 
@@ -141,31 +132,31 @@ def polyder(p, m=1):
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = lnp.asarray(p)
+    p = creation.asarray(p)
     for _ in range(m):
         n = len(p) - 1
-        p = p[:-1] * lnp.arange(n, 0, -1)
+        p = p[:-1] * creation.arange(n, 0, -1)
     return p
 
 
 @export
 def polyval(p, x):
     """`p` evaluated at `x` by Horner's scheme (NumPy's polyval)."""
-    p = lnp.asarray(p)
-    x = lnp.asarray(x)
-    y = lnp.zeros_like(x)
+    p = creation.asarray(p)
+    x = creation.asarray(x)
+    y = creation.zeros_like(x)
     for pv in p:
         y = y * x + pv
     return y
 
 
 def _padded_pair(a1, a2):
-    a1, a2 = lnp.atleast_1d(a1), lnp.atleast_1d(a2)
+    a1, a2 = manipulation.atleast_1d(a1), manipulation.atleast_1d(a2)
     diff = len(a2) - len(a1)
     if diff > 0:
-        a1 = lnp.concatenate((lnp.zeros(diff, a1.dtype), a1))
+        a1 = manipulation.concatenate((creation.zeros(diff, a1.dtype), a1))
     elif diff < 0:
-        a2 = lnp.concatenate((lnp.zeros(-diff, a2.dtype), a2))
+        a2 = manipulation.concatenate((creation.zeros(-diff, a2.dtype), a2))
     return a1, a2
 
 
@@ -186,26 +177,26 @@ def polysub(a1, a2):
 @export
 def polymul(a1, a2):
     """The product of two polynomials, leading zeros trimmed first (NumPy's polymul)."""
-    a1 = _trim_leading(lnp.atleast_1d(a1))
-    a2 = _trim_leading(lnp.atleast_1d(a2))
-    return lnp.convolve(a1, a2)
+    a1 = _trim_leading(manipulation.atleast_1d(a1))
+    a2 = _trim_leading(manipulation.atleast_1d(a2))
+    return statistics.convolve(a1, a2)
 
 
 @export
 def polydiv(u, v):
     """Quotient and remainder of polynomial division (NumPy's polydiv)."""
-    u = lnp.atleast_1d(u) + 0.0
-    v = lnp.atleast_1d(v) + 0.0
+    u = manipulation.atleast_1d(u) + 0.0
+    v = manipulation.atleast_1d(v) + 0.0
     w = u[0] + v[0]
     m, n = len(u) - 1, len(v) - 1
     scale = 1.0 / v[0]
-    q = lnp.zeros((max(m - n + 1, 1),), w.dtype)
-    r = lnp.astype(u, w.dtype)
+    q = creation.zeros((max(m - n + 1, 1),), w.dtype)
+    r = elementwise.astype(u, w.dtype)
     for k in range(m - n + 1):
         d = scale * r[k]
         q[k] = d
         r[k:k + n + 1] -= d * v
-    values = _host(r)
+    values = host_array(r, "shape")
     start = 0
     while np.allclose(values[start], 0, rtol=1e-14) and values.shape[-1] - start > 1:
         start += 1
@@ -217,8 +208,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial fit (NumPy's polyfit: scaled Vandermonde columns,
     lstsq, the same `rcond`, `full`, `w` and `cov` options)."""
     order = int(deg) + 1
-    x = lnp.asarray(x) + 0.0
-    y = lnp.asarray(y) + 0.0
+    x = creation.asarray(x) + 0.0
+    y = creation.asarray(y) + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
@@ -235,23 +226,23 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     lhs = vander(x, order)
     rhs = y
     if w is not None:
-        w = lnp.asarray(w) + 0.0
+        w = creation.asarray(w) + 0.0
         if w.ndim != 1:
             raise TypeError("expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:
             raise TypeError("expected w and y to have the same length")
         lhs *= w[:, None]
         rhs *= w[:, None] if rhs.ndim == 2 else w
-    scale = lnp.sqrt((lhs * lhs).sum(axis=0))
+    scale = elementwise.sqrt((lhs * lhs).sum(axis=0))
     lhs /= scale
-    c, resids, rank, s = lnp.linalg.lstsq(lhs, rhs, rcond)
+    c, resids, rank, s = linalg_decompositions.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if full:
         # NumPy's default rcond is a NumPy scalar; lazyarr's results are its arrays
-        return c, resids, rank, s, lnp.asarray(rcond)[()] if rcond is default else rcond
+        return c, resids, rank, s, creation.asarray(rcond)[()] if rcond is default else rcond
     if cov:
-        vbase = lnp.linalg.inv(lnp.dot(lhs.T, lhs))
-        vbase /= lnp.outer(scale, scale)
+        vbase = linalg_decompositions.inv(products.dot(lhs.T, lhs))
+        vbase /= products.outer(scale, scale)
         if cov == "unscaled":
             fac = 1
         else:

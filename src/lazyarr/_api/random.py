@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import _dtypes
 from . import export
-from .common import Array, leaf
+from .common import Array, leaf, write_out
 
 # Every public method of NumPy's RandomState and Generator and every legacy function of
 # numpy.random; each owner (module, RandomState, Generator) gets the ones NumPy gives it.
@@ -90,7 +90,7 @@ def _draw(owner, name: str, out_index, args: tuple, kwargs: dict):
     result = getattr(owner, name)(*[_host(a, targets) for a in args],
                                   **{k: _host(v, targets) for k, v in kwargs.items()})
     if target is not None:
-        target._rebind(Array(leaf(buf, buf.shape, buf.dtype), scalar=False), name)
+        write_out(target, Array(leaf(buf, buf.shape, buf.dtype), scalar=False), name)
     if out is not None:
         return out  # NumPy returns out= itself (an ndarray, or our rebound handle)
     return result if name == "shuffle" else _lazy(result)

@@ -21,6 +21,7 @@ Known differences from NumPy:
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 import warnings
@@ -32,9 +33,9 @@ from .. import _dtypes
 from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
-from .._interop import OutNotLazy
-from .common import (Array, apply, as_array, astype, broadcast_node, full_node, normalize_axis,
-                     normalize_axis_tuple, reshape_node, scalar_node, transpose_node, wrap)
+from .common import (apply, Array, as_array, astype, broadcast_node, cast_unsafe,
+                     full_node, normalize_axis, normalize_axis_tuple, reshape_node,
+                     scalar_node, transpose_node, wrap, write_out)
 
 # Identities of the reductions that have one (max and min have none).
 _IDENTITY = {"reduce_sum": 0, "reduce_prod": 1, "reduce_any": False, "reduce_all": True}
@@ -48,11 +49,46 @@ _SMALL_UNSIGNED = (_dtypes.uint8, _dtypes.uint16, _dtypes.uint32)
 # ---------------------------------------------------------------------------------
 # Argument handling.
 
-def _no_out(out, func: str) -> None:
-    """The namespace's function then writes the result into a lazyarr `out=`
-    (see `_interop.call_lazy`); other `out=` are NumPy's arrays: NumPy computes."""
-    if out is not None:
-        raise OutNotLazy(f"{func}: out= is written after the lazy result is computed")
+@functools.lru_cache(maxsize=1024)
+def reduction_loop(np_ufunc: np.ufunc, dtype: np.dtype, requested, out, name: str) -> np.dtype:
+    """NumPy's loop dtype for a reduction of `dtype`: the one `requested`, else the
+    promotion with `out`'s dtype, else the default (add and multiply take bool and
+    small integers to int64/uint64). Casts are unsafe; the loop's inputs and output
+    must have one dtype."""
+    first = requested if requested is not None else out
+    types = (first, requested if requested is not None else dtype, None)
+    loop = np_ufunc.resolve_dtypes(types, reduction=True, casting="unsafe")
+    if not loop[0] == loop[1] == loop[2] or (requested is not None and loop[0] != requested):
+        raise TypeError(f"{name}: no loop reduces {dtype}"
+                        + ("" if requested is None else f" in {requested}"))
+    return loop[0]
+
+
+def _out_loop(ufunc: str, a, dtype, out, func: str):
+    """The accumulation dtype of a sum or product written into `out=` without a
+    `dtype`: NumPy resolves the loop with out's dtype (a float32 sum into a float64
+    `out` accumulates in float64). `dtype` itself otherwise."""
+    if dtype is not None or not isinstance(out, Array):
+        return dtype
+    return reduction_loop(getattr(np, ufunc), as_array(a).dtype, None, out.dtype, func)
+
+
+def _into(out, result: Array, func: str) -> Array:
+    """A reduction's `out=`: NumPy casts the result unsafely (ComplexWarning when it
+    drops an imaginary part); the shape must be the result's, keepdims included."""
+    return write_out(out, result, func, "unsafe")
+
+
+def _arg_out(out, result: Array, func: str) -> Array:
+    """argmax/argmin's `out=`: an integer array NumPy can cast safely to intp, of the
+    result's shape (NumPy's TypeError and ValueError otherwise)."""
+    if isinstance(out, Array):
+        if out.shape != result.shape:
+            raise ValueError(f"output array does not match result of np.{func}.")
+        if not np.can_cast(out.dtype, _dtypes.intp, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                            f"{np.dtype(_dtypes.intp)!r} according to the rule 'safe'")
+    return write_out(out, result, func, "unsafe")
 
 
 def _axes(axis, ndim: int, func: str, scalar_axis: bool = True) -> tuple[int, ...]:
@@ -219,52 +255,51 @@ def _logical(prim: str, a, axis, keepdims, where, initial, func: str) -> Array:
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Sum over `axis`; bools and small integers accumulate in int64/uint64 (NumPy's
     add.reduce)."""
-    _no_out(out, "sum")
-    return _sum(a, axis, dtype, keepdims, initial, where, "sum")
+    dtype = _out_loop("add", a, dtype, out, "sum")
+    return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "sum"), "sum")
 
 
 @export
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product over `axis`, with NumPy's accumulation dtypes (as `sum`)."""
-    _no_out(out, "prod")
-    return _sum(a, axis, dtype, keepdims, initial, where, "prod", "reduce_prod")
+    dtype = _out_loop("multiply", a, dtype, out, "prod")
+    return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "prod", "reduce_prod"),
+                 "prod")
 
 
 @export(names=("amax",))
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum over `axis`; NaN propagates. An empty reduction, or `where=` without
     `initial`, raises ValueError as in NumPy."""
-    _no_out(out, "max")
-    return _extremum("reduce_max", a, axis, keepdims, initial, where, "max")
+    return _into(out, _extremum("reduce_max", a, axis, keepdims, initial, where, "max"),
+                 "max")
 
 
 @export(names=("amin",))
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum over `axis` (see `max`)."""
-    _no_out(out, "min")
-    return _extremum("reduce_min", a, axis, keepdims, initial, where, "min")
+    return _into(out, _extremum("reduce_min", a, axis, keepdims, initial, where, "min"),
+                 "min")
 
 
 @export
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether any element (`x != 0`) is true over `axis`."""
-    _no_out(out, "any")
-    return _logical("reduce_any", a, axis, keepdims, where, None, "any")
+    return _into(out, _logical("reduce_any", a, axis, keepdims, where, None, "any"), "any")
 
 
 @export
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether every element (`x != 0`) is true over `axis`."""
-    _no_out(out, "all")
-    return _logical("reduce_all", a, axis, keepdims, where, None, "all")
+    return _into(out, _logical("reduce_all", a, axis, keepdims, where, None, "all"), "all")
 
 
 @export
 def ptp(a, axis=None, out=None, keepdims=False):
     """max - min over `axis`, in the input dtype (integers wrap; bool raises TypeError)."""
-    _no_out(out, "ptp")
-    return ew.subtract(_extremum("reduce_max", a, axis, keepdims, None, True, "ptp"),
-                       _extremum("reduce_min", a, axis, keepdims, None, True, "ptp"))
+    result = ew.subtract(_extremum("reduce_max", a, axis, keepdims, None, True, "ptp"),
+                         _extremum("reduce_min", a, axis, keepdims, None, True, "ptp"))
+    return write_out(out, result, "ptp", ufunc="subtract")  # NumPy: subtract(.., out=out)
 
 
 @export
@@ -311,7 +346,6 @@ def _mean_dtype(dtype, requested):
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over `axis`: the sum (integers in float64, float16 in float32)
     divided by the count of (where-selected) elements, as numpy's _mean."""
-    _no_out(out, "mean")
     x = as_array(a)
     axes = _axes(axis, x.ndim, "mean", scalar_axis=where is not True)
     keepdims = builtins.bool(keepdims)
@@ -319,6 +353,13 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if where is True and count == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=user_stacklevel())
     acc, result_dtype = _mean_dtype(x.dtype, dtype)
+    if out is not None:  # NumPy sums into `out`, then divides there
+        acc = _out_loop("add", x, None, out, "mean") if acc == x.dtype and dtype is None \
+            else acc
+        total = _sum(x, axes, acc, keepdims, None, where, "mean")
+        if isinstance(out, Array):
+            total = cast_unsafe(total, out.dtype)
+        return _into(out, _divide(total, count), "mean")
     avg = _divide(_sum(x, axes, acc, keepdims, None, where, "mean"), count)
     return avg if result_dtype is None else astype(avg, result_dtype)
 
@@ -340,7 +381,9 @@ def _squared_deviations(x: Array, d: Array) -> Array:
     return ew.square(d)
 
 
-def _var(a, axis, dtype, ddof, keepdims, where, mean_value, func: str) -> Array:
+def _var(a, axis, dtype, ddof, keepdims, where, mean_value, func: str, out=None) -> Array:
+    """numpy's _var; with `out=`, the sum of squares is made in out's dtype (its loop
+    resolved with it) and divided there, as NumPy writes it into `out`."""
     x = as_array(a)
     axes = _axes(axis, x.ndim, func, scalar_axis=where is not True)
     keepdims = builtins.bool(keepdims)
@@ -354,7 +397,10 @@ def _var(a, axis, dtype, ddof, keepdims, where, mean_value, func: str) -> Array:
     if mean_value is None:
         mean_value = _divide(_sum(x, axes, dtype, True, None, where, func), count)
     squares = _squared_deviations(x, ew.subtract(x, mean_value))
-    total = _sum(squares, axes, dtype, keepdims, None, where, func)
+    total = _sum(squares, axes, _out_loop("add", squares, dtype, out, func), keepdims, None,
+                 where, func)
+    if isinstance(out, Array):
+        total = cast_unsafe(total, out.dtype)
     if static:
         dof = np.maximum(np.intp(count) - ddof, 0)
     else:
@@ -380,17 +426,19 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         mean=None, correction=None):
     """Variance: mean of |x - mean|**2 with `ddof` (or `correction`) degrees of freedom
     removed, computed as numpy's _var (real result for complex input)."""
-    _no_out(out, "var")
-    return _var(a, axis, dtype, _ddof(ddof, correction, "var"), keepdims, where, mean, "var")
+    return _into(out, _var(a, axis, dtype, _ddof(ddof, correction, "var"), keepdims, where,
+                           mean, "var", out), "var")
 
 
 @export
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=None, correction=None):
     """Standard deviation: sqrt(var), as numpy's _std."""
-    _no_out(out, "std")
-    return _sqrt_into(_var(a, axis, dtype, _ddof(ddof, correction, "std"), keepdims,
-                           where, mean, "std"))
+    v = _var(a, axis, dtype, _ddof(ddof, correction, "std"), keepdims, where, mean, "std",
+             out)
+    if out is not None:  # NumPy's sqrt(v, out=out): a same_kind cast
+        return write_out(out, ew.sqrt(v), "std", ufunc="sqrt")
+    return _sqrt_into(v)
 
 
 @export
@@ -462,15 +510,15 @@ def _arg_reduction(prim: str, x: Array, axis, keepdims, func: str) -> Array:
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first maximum (the first NaN, if any) over `axis` (flattened when
     None)."""
-    _no_out(out, "argmax")
-    return _arg_reduction("argmax", as_array(a), axis, keepdims, "argmax")
+    return _arg_out(out, _arg_reduction("argmax", as_array(a), axis, keepdims, "argmax"),
+                    "argmax")
 
 
 @export
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the first minimum (the first NaN, if any) over `axis`."""
-    _no_out(out, "argmin")
-    return _arg_reduction("argmin", as_array(a), axis, keepdims, "argmin")
+    return _arg_out(out, _arg_reduction("argmin", as_array(a), axis, keepdims, "argmin"),
+                    "argmin")
 
 
 # ---------------------------------------------------------------------------------
@@ -502,23 +550,22 @@ def _single_axis(axis, ndim: int, func: str) -> int:
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum along `axis` (of the flattened array when None), in sum's
     accumulation dtype."""
-    _no_out(out, "cumsum")
     x, ax = _flat_axis(as_array(a), axis, "cumsum")
-    return _accumulate("cumsum", x, ax, dtype)
+    dtype = _out_loop("add", x, dtype, out, "cumsum")
+    return _into(out, _accumulate("cumsum", x, ax, dtype), "cumsum")
 
 
 @export
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along `axis` (see `cumsum`)."""
-    _no_out(out, "cumprod")
     x, ax = _flat_axis(as_array(a), axis, "cumprod")
-    return _accumulate("cumprod", x, ax, dtype)
+    dtype = _out_loop("multiply", x, dtype, out, "cumprod")
+    return _into(out, _accumulate("cumprod", x, ax, dtype), "cumprod")
 
 
 def _cumulative(prim: str, x, axis, dtype, out, include_initial, func: str) -> Array:
     """NumPy 2's cumulative_sum/prod: 0-d counts as 1-d, axis required beyond 1-d,
     and with `include_initial` the identity first."""
-    _no_out(out, func)
     x = as_array(x)
     if x.ndim == 0:
         x = wrap(reshape_node(x._node, (1,)), False)
@@ -528,12 +575,13 @@ def _cumulative(prim: str, x, axis, dtype, out, include_initial, func: str) -> A
                              "``axis`` argument is required.")
         axis = 0
     ax = _single_axis(axis, x.ndim, func)
+    dtype = _out_loop("add" if prim == "cumsum" else "multiply", x, dtype, out, func)
     result = _accumulate(prim, x, ax, dtype)
-    if not include_initial:
-        return result
-    first_shape = tuple(1 if i == ax else n for i, n in enumerate(result.shape))
-    first = full_node(_IDENTITY["reduce_" + prim[3:]], first_shape, result.dtype)
-    return wrap(apply("concatenate", first, result._node, axis=ax), False)
+    if include_initial:
+        first_shape = tuple(1 if i == ax else n for i, n in enumerate(result.shape))
+        first = full_node(_IDENTITY["reduce_" + prim[3:]], first_shape, result.dtype)
+        result = wrap(apply("concatenate", first, result._node, axis=ax), False)
+    return _into(out, result, func)
 
 
 @export
@@ -564,33 +612,32 @@ def _replace_nan(x: Array, value):
 @export
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Sum treating NaNs as zero."""
-    _no_out(out, "nansum")
     x, _ = _replace_nan(as_array(a), 0)
-    return _sum(x, axis, dtype, keepdims, initial, where, "nansum")
+    dtype = _out_loop("add", x, dtype, out, "nansum")
+    return _into(out, _sum(x, axis, dtype, keepdims, initial, where, "nansum"), "nansum")
 
 
 @export
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product treating NaNs as one."""
-    _no_out(out, "nanprod")
     x, _ = _replace_nan(as_array(a), 1)
-    return _sum(x, axis, dtype, keepdims, initial, where, "nanprod", "reduce_prod")
+    dtype = _out_loop("multiply", x, dtype, out, "nanprod")
+    return _into(out, _sum(x, axis, dtype, keepdims, initial, where, "nanprod", "reduce_prod"),
+                 "nanprod")
 
 
 @export
 def nancumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum treating NaNs as zero."""
-    _no_out(out, "nancumsum")
     x, _ = _replace_nan(as_array(a), 0)
-    return cumsum(x, axis, dtype)
+    return cumsum(x, axis, dtype, out)
 
 
 @export
 def nancumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product treating NaNs as one."""
-    _no_out(out, "nancumprod")
     x, _ = _replace_nan(as_array(a), 1)
-    return cumprod(x, axis, dtype)
+    return cumprod(x, axis, dtype, out)
 
 
 def _nan_extremum(prim: str, a, axis, keepdims, initial, where, func: str) -> Array:
@@ -626,15 +673,15 @@ def _nan_extremum(prim: str, a, axis, keepdims, initial, where, func: str) -> Ar
 @export
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum ignoring NaNs; an all-NaN slice gives NaN (NumPy also warns)."""
-    _no_out(out, "nanmax")
-    return _nan_extremum("reduce_max", a, axis, keepdims, initial, where, "nanmax")
+    return _into(out, _nan_extremum("reduce_max", a, axis, keepdims, initial, where, "nanmax"),
+                 "nanmax")
 
 
 @export
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum ignoring NaNs; an all-NaN slice gives NaN (NumPy also warns)."""
-    _no_out(out, "nanmin")
-    return _nan_extremum("reduce_min", a, axis, keepdims, initial, where, "nanmin")
+    return _into(out, _nan_extremum("reduce_min", a, axis, keepdims, initial, where, "nanmin"),
+                 "nanmin")
 
 
 def _nan_arg(prim: str, a, axis, keepdims, func: str) -> Array:
@@ -647,41 +694,44 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the maximum ignoring NaNs. Unlike NumPy, an all-NaN slice gives 0
     instead of raising ValueError: detecting it would need the data before the result
     is computed."""
-    _no_out(out, "nanargmax")
-    return _nan_arg("argmax", a, axis, keepdims, "nanargmax")
+    return _arg_out(out, _nan_arg("argmax", a, axis, keepdims, "nanargmax"), "nanargmax")
 
 
 @export
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the minimum ignoring NaNs. Unlike NumPy, an all-NaN slice gives 0
     instead of raising ValueError (see `nanargmax`)."""
-    _no_out(out, "nanargmin")
-    return _nan_arg("argmin", a, axis, keepdims, "nanargmin")
+    return _arg_out(out, _nan_arg("argmin", a, axis, keepdims, "nanargmin"), "nanargmin")
 
 
-def _check_inexact_dtype(dtype, func: str):
+def _check_inexact_dtype(dtype, func: str, out=None):
     if dtype is not None and not _dtypes.is_inexact(_dtypes.as_dtype(dtype)):
         raise TypeError(f"{func}: If a is inexact, then dtype must be inexact")
+    if isinstance(out, Array) and not _dtypes.is_inexact(out.dtype):
+        raise TypeError(f"{func}: If a is inexact, then out must be inexact")
 
 
 @export
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Mean of the non-NaN elements (NaN for a slice without any); as numpy's nanmean,
     float16 accumulates in float16."""
-    _no_out(out, "nanmean")
     x, nans = _replace_nan(as_array(a), 0)
     if nans is None:
-        return mean(x, axis, dtype, keepdims=keepdims, where=where)
-    _check_inexact_dtype(dtype, "nanmean")
+        return mean(x, axis, dtype, out, keepdims=keepdims, where=where)
+    _check_inexact_dtype(dtype, "nanmean", out)
     count = _sum(ew.logical_not(nans), axis, _dtypes.intp, keepdims, None, where, "nanmean")
-    return _divide(_sum(x, axis, dtype, keepdims, None, where, "nanmean"), count)
+    total = _sum(x, axis, _out_loop("add", x, dtype, out, "nanmean"), keepdims, None, where,
+                 "nanmean")
+    if isinstance(out, Array):  # NumPy sums into `out`, then divides there
+        total = cast_unsafe(total, out.dtype)
+    return _into(out, _divide(total, count), "nanmean")
 
 
-def _nanvar(a, axis, dtype, ddof, keepdims, where, mean_value, func: str) -> Array:
+def _nanvar(a, axis, dtype, ddof, keepdims, where, mean_value, func: str, out=None) -> Array:
     x, nans = _replace_nan(as_array(a), 0)
     if nans is None:
-        return _var(x, axis, dtype, ddof, keepdims, where, mean_value, func)
-    _check_inexact_dtype(dtype, func)
+        return _var(x, axis, dtype, ddof, keepdims, where, mean_value, func, out)
+    _check_inexact_dtype(dtype, func, out)
     count = _sum(ew.logical_not(nans), axis, _dtypes.intp, True, None, where, func)
     if mean_value is None:
         mean_value = _divide(_sum(x, axis, dtype, True, None, where, func), count)
@@ -700,18 +750,19 @@ def _nanvar(a, axis, dtype, ddof, keepdims, where, mean_value, func: str) -> Arr
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """Variance of the non-NaN elements; NaN where fewer than ddof+1 remain."""
-    _no_out(out, "nanvar")
-    return _nanvar(a, axis, dtype, _ddof(ddof, correction, "nanvar"), keepdims, where,
-                   mean, "nanvar")
+    return _into(out, _nanvar(a, axis, dtype, _ddof(ddof, correction, "nanvar"), keepdims,
+                              where, mean, "nanvar", out), "nanvar")
 
 
 @export
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """Standard deviation of the non-NaN elements: sqrt(nanvar)."""
-    _no_out(out, "nanstd")
-    return _sqrt_into(_nanvar(a, axis, dtype, _ddof(ddof, correction, "nanstd"), keepdims,
-                              where, mean, "nanstd"))
+    v = _nanvar(a, axis, dtype, _ddof(ddof, correction, "nanstd"), keepdims, where, mean,
+                "nanstd", out)
+    if out is not None:  # NumPy's sqrt(v, out=out): a same_kind cast
+        return write_out(out, ew.sqrt(v), "nanstd", ufunc="sqrt")
+    return _sqrt_into(v)
 
 
 # ---------------------------------------------------------------------------------
@@ -730,3 +781,9 @@ def _logical_or_reduce(a, axis=0, keepdims=False, initial=None, where=True):
 
 UFUNC_REDUCTIONS = {"add": sum, "multiply": prod, "maximum": max, "minimum": min,
                     "logical_and": _logical_and_reduce, "logical_or": _logical_or_reduce}
+
+
+@export
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    """Whether `isclose` holds everywhere (NumPy's allclose: a Python bool)."""
+    return builtins.bool(all(ew.isclose(a, b, rtol, atol, equal_nan)))

@@ -41,12 +41,13 @@ from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
 from . import reductions as red
-from .common import (Array, apply, as_array, astype, leaf, normalize_axis, normalize_axis_tuple,
-                     reshape_node, transpose_node, wrap)
-from .linalg import dot
+from .common import (apply, Array, as_array, astype, host_array, leaf, leaf_array,
+                     normalize_axis, normalize_axis_tuple, reshape_node, take1,
+                     transpose_node, wrap, write_out)
+from .products import dot
 from .shapes import diagonal
 from .manipulation import concatenate
-from .sorting import _host, _leaf, _order, _search, _sorted, _take1
+from .sorting import search, sort_order, sorted_along
 
 _NAN_MEDIAN_SMALL = 600  # NumPy's nanmedian takes its masked-array path below this
 
@@ -107,7 +108,7 @@ def _sorted_front(x: Array, axis) -> Array:
         x = wrap(reshape_node(x._node, (x.size,)), False)
     else:
         x = _move_to_front(x, axis)
-    return _sorted(x, 0)
+    return sorted_along(x, 0)
 
 
 def _gather_front(s: Array, index: Array, lead: int = 0) -> Array:
@@ -117,7 +118,7 @@ def _gather_front(s: Array, index: Array, lead: int = 0) -> Array:
     size = math.prod(rest)
     shape = broadcast_shapes(index.shape, (1,) * lead + rest)
     if math.prod(shape) == 0 or s.size == 0:
-        return _leaf(np.zeros(shape, s.dtype))
+        return leaf_array(np.zeros(shape, s.dtype))
     position = ew.multiply(astype(index, _dtypes.int64), size)
     if rest:
         within = wrap(apply("iota", shape=(size,), dtype=_dtypes.int64, axis=0), False)
@@ -126,12 +127,6 @@ def _gather_front(s: Array, index: Array, lead: int = 0) -> Array:
                     if position.shape != shape else position._node, False)
     flat = reshape_node(s._node, (s.size,))
     return wrap(apply("take", flat, position._node, axis=0))
-
-
-def _no_out(out, func: str) -> None:
-    if out is not None:
-        raise TypeError(f"{func}: out= is not supported by lazyarr (results are new "
-                        "arrays); use the returned value instead")
 
 
 # ---------------------------------------------------------------------------------
@@ -154,10 +149,11 @@ def _median(x: Array, axis) -> Array:
 @export
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along `axis` (all axes when None): float64 for integers, the input's
-    dtype for floats and complex numbers; NaN where a slice has a NaN."""
-    _no_out(out, "median")
+    dtype for floats and complex numbers; NaN where a slice has a NaN. `out=` takes
+    the result cast unsafely, as NumPy's mean(..., out=out) stores it."""
     x = as_array(a)
-    return _ureduce(x, _median, axis, keepdims, "median")
+    return write_out(out, _ureduce(x, _median, axis, keepdims, "median"), "median",
+                     "unsafe")
 
 
 def _nanmedian_slices(x: Array, axis, masked: bool) -> Array:
@@ -193,8 +189,10 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=np._NoValu
     """Median of the non-NaN values along `axis` (NaN for a slice without any). As in
     NumPy, slices along an axis shorter than 600 of a multi-dimensional array take
     its masked-array path (the middle pair summed in the input dtype, then halved)."""
-    _no_out(out, "nanmedian")
-    x = as_array(a)
+    return write_out(out, _nanmedian(as_array(a), axis, keepdims), "nanmedian", "unsafe")
+
+
+def _nanmedian(x: Array, axis, keepdims) -> Array:
     if x.size == 0:
         return red.nanmean(x, axis, keepdims=keepdims is True)
     if not _dtypes.is_inexact(x.dtype):
@@ -280,7 +278,7 @@ def _quantile_sorted(s: Array, count, q: np.ndarray, method: str, weak_q: bool) 
     # NumPy's n is a Python int: as an array it takes q's dtype (NEP 50).
     n = astype(count, _dtypes.promote_weak(q.dtype, builtins.int)) if lazy_count else count
     lead = q.ndim
-    index = get_index(n, _leaf(q.reshape(q.shape + (1,) * len(rest))))
+    index = get_index(n, leaf_array(q.reshape(q.shape + (1,) * len(rest))))
     last = n - 1
 
     def position(i):  # -1 is the last value of the slice; keep garbage in range
@@ -318,7 +316,7 @@ def _check_q(q, scale, func: str):
     """(q / scale as NumPy has it, whether q was a Python int or float); lazy q is
     read (a flush with cause "control"), as NumPy reads it to check its range."""
     weak_q = type(q) in (builtins.int, builtins.float)
-    values = _host(q) if isinstance(q, Array) else q
+    values = host_array(q, "control") if isinstance(q, Array) else q
     values = np.true_divide(values, 100) if scale == 100 else np.asanyarray(values)
     if not _quantile_is_valid(values):
         raise ValueError(f"{func}: " + ("Percentiles must be in the range [0, 100]"
@@ -347,8 +345,14 @@ def _check_method(method, weights, func: str) -> None:
 
 def _quantile_entry(a, q, axis, out, method, keepdims, weights, scale, nan: bool,
                     func: str) -> Array:
-    _no_out(out, func)
-    x = as_array(a)
+    """The quantile functions' common entry; `out=` takes the result as NumPy's
+    interpolation writes it, through add(..., out=out) (a same_kind cast)."""
+    result = _quantile(as_array(a), q, axis, method, keepdims, weights, scale, nan, func)
+    return write_out(out, result, func, ufunc="add")
+
+
+def _quantile(x: Array, q, axis, method, keepdims, weights, scale, nan: bool,
+              func: str) -> Array:
     if _dtypes.is_complex(x.dtype):
         raise TypeError(f"{func}: a must be an array of real numbers")
     qv, weak_q = _check_q(q, scale, func)
@@ -400,7 +404,7 @@ def _weighted_quantile(x: Array, q: np.ndarray, axis, keepdims, weights, nan: bo
             cdf = astype(cdf, q.dtype)
         first_zero = ew.equal(_at(cdf, 0, 0), 0)
         cdf = ew.where_(ew.logical_and(first_zero, ew.equal(cdf, 0)), -1, cdf)
-        below = ew.less(cdf, _leaf(q.reshape(q.shape + (1,) * cdf.ndim)))
+        below = ew.less(cdf, leaf_array(q.reshape(q.shape + (1,) * cdf.ndim)))
         index = ew.minimum(red.sum(below, axis=q.ndim, dtype=_dtypes.int64), n - 1)
         result = _gather_front(s_x, index, q.ndim)
         if nan and inexact:
@@ -414,7 +418,7 @@ def _weighted_quantile(x: Array, q: np.ndarray, axis, keepdims, weights, nan: bo
 
     checked = True
     if nan and _dtypes.is_inexact(x.dtype):  # NaNs and their weights are left out
-        valid = ~np.isnan(_host(x))
+        valid = ~np.isnan(host_array(x, "control"))
         host_w = np.where(valid, host_w, 0)
         checked = np.any(valid, axis=axes)  # an all-NaN slice gives NaN, unchecked
     if np.any(np.isnan(_cdf_totals(host_w, axes)) & checked):
@@ -439,7 +443,7 @@ def _check_weights(x: Array, weights, axis, func: str):
         order = tuple(int(i) for i in np.argsort(axes))
         w = wrap(reshape_node(transpose_node(w._node, order), layout), False)
         w = wrap(apply("broadcast_to", w._node, shape=x.shape), False)
-    host_w = _host(w)
+    host_w = host_array(w, "control")
     if np.any(host_w < 0):
         raise ValueError(f"{func}: Weights must be non-negative.")
     return w, host_w
@@ -461,7 +465,7 @@ def _sorted_pair(y: Array, wy: Array, ax):
         y, wy = _move_to_front(y, ax), _move_to_front(wy, ax)
     if y.size == 0:
         return y, wy
-    order = _order([y], 0)
+    order = sort_order([y], 0)
     return _gather_front(y, order), _gather_front(wy, order)
 
 
@@ -502,7 +506,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 def _host_weights(weights, name: str, samples: int) -> np.ndarray:
     """fweights/aweights as float64 on the host (NumPy checks their values)."""
-    w = np.asarray(_host(weights), dtype=float)
+    w = np.asarray(host_array(weights, "control"), dtype=float)
     if w.ndim > 1:
         raise RuntimeError(f"cov: cannot handle multidimensional {name}")
     if w.shape[0] != samples:
@@ -540,7 +544,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and xm.ndim != 1:
         X = wrap(transpose_node(X._node, (1, 0)), False)
     if X.shape[0] == 0:
-        return _leaf(np.array([]).reshape(0, 0))
+        return leaf_array(np.array([]).reshape(0, 0))
     if ym is not None:
         Y = _at_least_2d(ym, dtype)
         if not rowvar and Y.shape[0] != 1:
@@ -550,7 +554,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = 1 if bias == 0 else 0
     w = None
     if fweights is not None:
-        fw = np.asarray(_host(fweights), dtype=float)
+        fw = np.asarray(host_array(fweights, "control"), dtype=float)
         if not np.all(fw == np.around(fw)):
             raise TypeError("cov: fweights must be integer")
         w = _host_weights(fw, "fweights", X.shape[1])
@@ -662,7 +666,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
 def _spacing(distances, length: int):
     """One axis's spacing as NumPy's gradient takes it: a scalar, or the differences
     of the coordinates (a scalar when they are all equal)."""
-    d = _host(distances) if isinstance(distances, Array) else distances
+    d = host_array(distances, "control") if isinstance(distances, Array) else distances
     arr = np.asanyarray(d)
     if arr.ndim == 0:
         return d[()] if isinstance(d, np.ndarray) else d
@@ -818,11 +822,11 @@ def _interp_real(x: Array, xp: Array, fp: Array, left, right, reciprocal: bool,
     if n == 1:  # NumPy's special case: comparisons only (a NaN x gets fp[0])
         return ew.where_(ew.less(x, first_x), left,
                          ew.where_(ew.greater(x, first_x), right, _at(fp, 0, 0)))
-    j = ew.subtract(_search(xp, x, "right"), 1)
+    j = ew.subtract(search(xp, x, "right"), 1)
     inside = ew.clip(j, 0, n - 2)
-    x0, f0 = _take1(xp, inside), _take1(fp, inside)
+    x0, f0 = take1(xp, inside), take1(fp, inside)
     after = ew.add(inside, 1)
-    x1, f1 = _take1(xp, after), _take1(fp, after)
+    x1, f1 = take1(xp, after), take1(fp, after)
     rise, run = ew.subtract(f1, f0), ew.subtract(x1, x0)
     slope = ew.multiply(rise, ew.divide(1.0, run)) if reciprocal else ew.divide(rise, run)
     value = ew.add(ew.multiply(slope, ew.subtract(x, x0)), f0)
@@ -858,8 +862,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xs = ew.remainder(xs, period)
         xps = ew.remainder(xps, period)
         if xps.size:
-            order = _order([xps], 0)
-            xps, fps = _take1(xps, order), _take1(fps, order)
+            order = sort_order([xps], 0)
+            xps, fps = take1(xps, order), take1(fps, order)
             xps = _concat(ew.subtract(_cut(xps, 0, -1, None), period), xps,
                           ew.add(_cut(xps, 0, 0, 1), period))
             fps = _concat(_cut(fps, 0, -1, None), fps, _cut(fps, 0, 0, 1))
@@ -878,7 +882,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         if given is None:
             bounds.append(_at(fps, 0, default))
         elif complex_fp:
-            bounds.append(astype(as_array(complex(_host(given)[()]) if isinstance(
+            bounds.append(astype(as_array(complex(host_array(given, "control")[()]) if isinstance(
                 given, Array) else complex(given)), input_dtype))
         else:
             if isinstance(given, complex) or np.iscomplexobj(given):
@@ -931,7 +935,7 @@ def _correlate_core(a: Array, v: Array, mode: int) -> Array:
     length = {0: n1 - n2 + 1, 1: n1, 2: n1 + n2 - 1}[mode]
     starts = np.arange(length)[:, None] - n_left + np.arange(n2)[None, :]
     valid = (starts >= 0) & (starts < n1)
-    windows = wrap(apply("take", a._node, _leaf(np.clip(starts, 0, n1 - 1))._node, axis=0))
+    windows = wrap(apply("take", a._node, leaf_array(np.clip(starts, 0, n1 - 1))._node, axis=0))
     dtype = a.dtype
     if _dtypes.is_bool(dtype):
         products = ew.logical_and(windows, v)

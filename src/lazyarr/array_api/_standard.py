@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._api import elementwise as _ew
-from .._api.common import apply, astype, full_node, wrap
+from .._api.common import apply, astype, full_node, wrap, write_out
 from .._api.methods import is_operand as _is_operand
 from .._array import Array
 
@@ -39,7 +39,7 @@ def _standard_rfloordiv(self, other):
 
 def _standard_ifloordiv(self, other):
     result = floor_divide(self, other)
-    return result if self._scalar else self._rebind(result, "floor_divide")
+    return result if self._scalar else write_out(self, result, "floor_divide")
 
 
 def _install_methods() -> None:

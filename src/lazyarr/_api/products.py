@@ -21,8 +21,8 @@ from .._errors import user_stacklevel
 from .. import _dtypes
 from .._ops import broadcast_shapes
 from . import export
-from .common import (Array, apply, as_array, astype, normalize_axis, reshape_node,
-                     transpose_node, wrap)
+from .common import (apply, Array, as_array, astype, normalize_axis, reshape_node,
+                     transpose_node, wrap, write_out)
 from .elementwise import multiply, negative, subtract
 from .shapes import diagonal
 
@@ -88,21 +88,6 @@ def _resolve_dtype(func: str, arrays, dtype, casting: str):
     return dtype
 
 
-def _store(result: Array, out, func: str, casting: str = "same_kind") -> Array:
-    """`out=`: rebind the lazyarr array `out` to `result` cast under `casting`."""
-    if out is None:
-        return result
-    if not isinstance(out, Array):
-        raise TypeError(f"{func}: out= must be a lazyarr array, not {type(out).__name__}")
-    if out.shape != result.shape:
-        raise ValueError(f"{func}: out= has shape {out.shape}, the result has shape "
-                         f"{result.shape}")
-    if not np.can_cast(result.dtype, out.dtype, casting):
-        raise TypeError(f"{func}: cannot cast the result from {result.dtype!r} to the out= "
-                        f"dtype {out.dtype!r} with casting rule {casting!r}")
-    return out._rebind(astype(result, out.dtype), func)
-
-
 def _move_last(node, axis: int):
     """`node` with its last axis moved to position `axis` (NumPy's moveaxis(x, -1, axis))."""
     order = list(range(len(node.shape) - 1))
@@ -150,7 +135,7 @@ def dot(a, b, out=None):
                             or out.shape != result.shape):
         raise ValueError("dot: output array is not acceptable (must have the right "
                          "datatype, number of dimensions, and be a C-Array)")
-    return _store(result, out, "dot")
+    return write_out(out, result, "dot")
 
 
 @export
@@ -183,7 +168,7 @@ def vdot(a, b, /):
 def outer(a, b, out=None):
     """NumPy's outer: every product of the flattened inputs, shape (a.size, b.size)."""
     a, b = as_array(a), as_array(b)
-    return _store(_product(a, b, (a.size, 1), (1, b.size)), out, "outer")
+    return write_out(out, _product(a, b, (a.size, 1), (1, b.size)), "outer")
 
 
 @export
@@ -292,7 +277,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     cores = ("ij" if a.ndim > 1 else "j", "jk" if b.ndim > 1 else "j",
              ("i" if a.ndim > 1 else "") + ("k" if b.ndim > 1 else ""))
     result = _gufunc("matmul", "(n?,k),(k,m?)->(n?,m?)", a, b, cores, dtype, casting)
-    return _store(result, out, "matmul", casting)
+    return write_out(out, result, "matmul", casting)
 
 
 @export
@@ -305,7 +290,7 @@ def vecdot(x1, x2, /, out=None, *, casting="same_kind", dtype=None, axis=None):
                 if x.ndim else x for x in (a, b))
     result = _gufunc("vecdot", "(n),(n)->()", a, b, ("i", "i", ""), dtype, casting,
                      conj_first=True)
-    return _store(result, out, "vecdot", casting)
+    return write_out(out, result, "vecdot", casting)
 
 
 @export
@@ -313,7 +298,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     """NumPy 2.2's matvec: matrix-vector products over broadcast batch axes."""
     result = _gufunc("matvec", "(m,n),(n)->(m)", as_array(x1), as_array(x2),
                      ("ij", "j", "i"), dtype, casting)
-    return _store(result, out, "matvec", casting)
+    return write_out(out, result, "matvec", casting)
 
 
 @export
@@ -321,7 +306,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     """NumPy 2.2's vecmat: conj(vector)-matrix products over broadcast batch axes."""
     result = _gufunc("vecmat", "(n),(n,m)->(m)", as_array(x1), as_array(x2),
                      ("j", "jk", "k"), dtype, casting, conj_first=True)
-    return _store(result, out, "vecmat", casting)
+    return write_out(out, result, "vecmat", casting)
 
 
 # ----- einsum ---------------------------------------------------------------------
@@ -443,7 +428,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         dtype = arrays[0].dtype
     dtype = _resolve_dtype("einsum", arrays, dtype, casting)
     result = _einsum([(_operand(x, dtype), t) for x, t in zip(arrays, terms)], output, sizes)
-    return _store(result, out, "einsum", casting)
+    return write_out(out, result, "einsum", casting)
 
 
 # ----- cross ----------------------------------------------------------------------
@@ -523,4 +508,4 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     diag = diagonal(a, offset, axis1, axis2)
     dtype = _sum_dtype(diag.dtype) if dtype is None else _dtypes.as_dtype(dtype)
     node = apply("reduce_sum", astype(diag, dtype)._node, axes=(diag.ndim - 1,))
-    return _store(wrap(node), out, "trace", "unsafe")
+    return write_out(out, wrap(node), "trace", "unsafe")

@@ -1,0 +1,50 @@
+"""The primitive of `numpy.fft`: a discrete Fourier transform along one axis.
+
+`kind` is "fft" or "ifft" (complex to complex), "rfft" (real to complex) or "irfft"
+(complex to real); `n` is the transform's length (the input is cropped or padded with
+zeros to n, or to n//2 + 1 for irfft), and the unnormalized transform is multiplied by
+`fct`, as NumPy's pocketfft does. Inputs are complex64/complex128 (float32/float64
+for rfft).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtypes
+from ._registry import primitive
+
+
+def _complex(dtypes):
+    return np.result_type(dtypes[0], np.complex64)
+
+
+_FFT_REFERENCES = {"fft": (np.fft.fft, "backward"), "ifft": (np.fft.ifft, "forward"),
+                   "rfft": (np.fft.rfft, "backward"), "irfft": (np.fft.irfft, "forward")}
+
+
+def fft_length(kind: str, n: int) -> int:
+    """The length of the transformed axis of the result."""
+    return n // 2 + 1 if kind == "rfft" else n
+
+
+def _fft_shape(shapes, kind, axis, n, fct):
+    shape = shapes[0]
+    return shape[:axis] + (fft_length(kind, n),) + shape[axis + 1:]
+
+
+def _fft_dtype(dtypes, kind, axis, n, fct):
+    if kind == "irfft":
+        return _dtypes.real_dtype(dtypes[0])
+    return _complex(dtypes)
+
+
+@primitive("fft", _fft_shape, _fft_dtype)
+def _fft(x, kind, axis, n, fct):
+    if x.shape[axis] == 0:  # NumPy's pocketfft reads memory past an empty axis
+        x = np.zeros(x.shape[:axis] + (1,) + x.shape[axis + 1:], x.dtype)
+    function, unscaled = _FFT_REFERENCES[kind]
+    result = function(x, n=n, axis=axis, norm=unscaled)
+    if fct != 1:
+        result = result * _dtypes.real_dtype(result.dtype).type(fct)
+    return result
