@@ -30,12 +30,13 @@ import numpy as np
 
 from .._errors import user_stacklevel
 from .. import _dtypes
+from .._errors import user_stacklevel
 from .._ops import broadcast_shapes
 from . import elementwise as ew
 from . import export
 from .common import (apply, Array, as_array, astype, broadcast_node, cast_unsafe,
                      full_node, normalize_axis, normalize_axis_tuple, reshape_node,
-                     scalar_node, transpose_node, wrap, write_out)
+                     scalar_node, slices_node, transpose_node, wrap, write_out)
 
 # Identities of the reductions that have one (max and min have none).
 _IDENTITY = {"reduce_sum": 0, "reduce_prod": 1, "reduce_any": False, "reduce_all": True}
@@ -73,10 +74,46 @@ def _out_loop(ufunc: str, a, dtype, out, func: str):
     return reduction_loop(getattr(np, ufunc), as_array(a).dtype, None, out.dtype, func)
 
 
+def reads_out(out, acc) -> None:
+    """NumPy's sums accumulate in `out` itself: a complex `out` read into a real loop
+    (a `dtype` given, or mean's float64 for integers) warns, as NumPy's cast does."""
+    if isinstance(out, Array) and acc is not None and _dtypes.is_complex(out.dtype) \
+            and not _dtypes.is_complex(_dtypes.as_dtype(acc)):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=user_stacklevel())
+
+
 def _into(out, result: Array, func: str) -> Array:
     """A reduction's `out=`: NumPy casts the result unsafely (ComplexWarning when it
     drops an imaginary part); the shape must be the result's, keepdims included."""
     return write_out(out, result, func, "unsafe")
+
+
+def _started_from_out(out, a, axis, keepdims, result: Array, combine: str,
+                      func: str) -> Array:
+    """max/min (and fmax/fmin) as NumPy reduces into an `out=` of another dtype, in
+    the loop dtype NumPy resolves with out's: each slice starts from its first element
+    stored in `out` (so cast to out's dtype and back), then takes the others."""
+    x = as_array(a)
+    axes = _axes(axis, x.ndim, func)
+    if math.prod(x.shape[ax] for ax in axes) == 0:
+        return result
+    loop = reduction_loop(getattr(np, combine), x.dtype, None, out.dtype, func)
+    first = wrap(reshape_node(slices_node(x._node, {ax: slice(0, 1) for ax in axes}),
+                              result.shape), result._scalar)
+    first = astype(cast_unsafe(astype(first, loop), out.dtype), loop)
+    return getattr(ew, combine)(first, astype(result, loop))
+
+
+def _extremum_out(out, a, axis, keepdims, initial, where, result: Array, combine: str,
+                  func: str) -> Array:
+    """max/min into `out=`: from the first element stored in `out` when its dtype
+    differs (see `_started_from_out`); `initial` or `where=` start from the initial
+    value instead."""
+    if isinstance(out, Array) and out.dtype != result.dtype and initial is None \
+            and where is True:
+        result = _started_from_out(out, a, axis, keepdims, result, combine, func)
+    return _into(out, result, func)
 
 
 def _arg_out(out, result: Array, func: str) -> Array:
@@ -256,6 +293,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     """Sum over `axis`; bools and small integers accumulate in int64/uint64 (NumPy's
     add.reduce)."""
     dtype = _out_loop("add", a, dtype, out, "sum")
+    reads_out(out, dtype)
     return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "sum"), "sum")
 
 
@@ -263,6 +301,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product over `axis`, with NumPy's accumulation dtypes (as `sum`)."""
     dtype = _out_loop("multiply", a, dtype, out, "prod")
+    reads_out(out, dtype)
     return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "prod", "reduce_prod"),
                  "prod")
 
@@ -271,15 +310,15 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum over `axis`; NaN propagates. An empty reduction, or `where=` without
     `initial`, raises ValueError as in NumPy."""
-    return _into(out, _extremum("reduce_max", a, axis, keepdims, initial, where, "max"),
-                 "max")
+    result = _extremum("reduce_max", a, axis, keepdims, initial, where, "max")
+    return _extremum_out(out, a, axis, keepdims, initial, where, result, "maximum", "max")
 
 
 @export(names=("amin",))
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum over `axis` (see `max`)."""
-    return _into(out, _extremum("reduce_min", a, axis, keepdims, initial, where, "min"),
-                 "min")
+    result = _extremum("reduce_min", a, axis, keepdims, initial, where, "min")
+    return _extremum_out(out, a, axis, keepdims, initial, where, result, "minimum", "min")
 
 
 @export
@@ -297,8 +336,12 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 @export
 def ptp(a, axis=None, out=None, keepdims=False):
     """max - min over `axis`, in the input dtype (integers wrap; bool raises TypeError)."""
-    result = ew.subtract(_extremum("reduce_max", a, axis, keepdims, None, True, "ptp"),
-                         _extremum("reduce_min", a, axis, keepdims, None, True, "ptp"))
+    high = _extremum("reduce_max", a, axis, keepdims, None, True, "ptp")
+    low = _extremum("reduce_min", a, axis, keepdims, None, True, "ptp")
+    if isinstance(out, Array):  # NumPy: subtract(max(a, out=out), min(a), out=out)
+        high = high if out.dtype == high.dtype else cast_unsafe(
+            _started_from_out(out, a, axis, keepdims, high, "maximum", "ptp"), out.dtype)
+    result = ew.subtract(high, low)
     return write_out(out, result, "ptp", ufunc="subtract")  # NumPy: subtract(.., out=out)
 
 
@@ -356,6 +399,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if out is not None:  # NumPy sums into `out`, then divides there
         acc = _out_loop("add", x, None, out, "mean") if acc == x.dtype and dtype is None \
             else acc
+        reads_out(out, acc)
         total = _sum(x, axes, acc, keepdims, None, where, "mean")
         if isinstance(out, Array):
             total = cast_unsafe(total, out.dtype)
@@ -397,8 +441,9 @@ def _var(a, axis, dtype, ddof, keepdims, where, mean_value, func: str, out=None)
     if mean_value is None:
         mean_value = _divide(_sum(x, axes, dtype, True, None, where, func), count)
     squares = _squared_deviations(x, ew.subtract(x, mean_value))
-    total = _sum(squares, axes, _out_loop("add", squares, dtype, out, func), keepdims, None,
-                 where, func)
+    acc = _out_loop("add", squares, dtype, out, func)
+    reads_out(out, acc)
+    total = _sum(squares, axes, acc, keepdims, None, where, func)
     if isinstance(out, Array):
         total = cast_unsafe(total, out.dtype)
     if static:
@@ -614,6 +659,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     """Sum treating NaNs as zero."""
     x, _ = _replace_nan(as_array(a), 0)
     dtype = _out_loop("add", x, dtype, out, "nansum")
+    reads_out(out, dtype)
     return _into(out, _sum(x, axis, dtype, keepdims, initial, where, "nansum"), "nansum")
 
 
@@ -622,6 +668,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
     """Product treating NaNs as one."""
     x, _ = _replace_nan(as_array(a), 1)
     dtype = _out_loop("multiply", x, dtype, out, "nanprod")
+    reads_out(out, dtype)
     return _into(out, _sum(x, axis, dtype, keepdims, initial, where, "nanprod", "reduce_prod"),
                  "nanprod")
 
@@ -673,15 +720,15 @@ def _nan_extremum(prim: str, a, axis, keepdims, initial, where, func: str) -> Ar
 @export
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Maximum ignoring NaNs; an all-NaN slice gives NaN (NumPy also warns)."""
-    return _into(out, _nan_extremum("reduce_max", a, axis, keepdims, initial, where, "nanmax"),
-                 "nanmax")
+    result = _nan_extremum("reduce_max", a, axis, keepdims, initial, where, "nanmax")
+    return _extremum_out(out, a, axis, keepdims, initial, where, result, "fmax", "nanmax")
 
 
 @export
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Minimum ignoring NaNs; an all-NaN slice gives NaN (NumPy also warns)."""
-    return _into(out, _nan_extremum("reduce_min", a, axis, keepdims, initial, where, "nanmin"),
-                 "nanmin")
+    result = _nan_extremum("reduce_min", a, axis, keepdims, initial, where, "nanmin")
+    return _extremum_out(out, a, axis, keepdims, initial, where, result, "fmin", "nanmin")
 
 
 def _nan_arg(prim: str, a, axis, keepdims, func: str) -> Array:

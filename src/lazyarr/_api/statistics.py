@@ -152,6 +152,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     dtype for floats and complex numbers; NaN where a slice has a NaN. `out=` takes
     the result cast unsafely, as NumPy's mean(..., out=out) stores it."""
     x = as_array(a)
+    if not _dtypes.is_inexact(x.dtype):  # NumPy's mean of integers sums in float64
+        red.reads_out(out, _dtypes.float64)
     return write_out(out, _ureduce(x, _median, axis, keepdims, "median"), "median",
                      "unsafe")
 
