@@ -11,9 +11,11 @@ attaches Array's methods, and `array_api` gives `Array.__array_namespace__`.
 
 from __future__ import annotations
 
+import sys as _sys
+
 import numpy as _np
 
-from . import _observe
+from . import _dtypes, _observe
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, products  # noqa: F401
 from ._api import shapes, manipulation, reductions  # noqa: F401
@@ -42,7 +44,7 @@ _numba_interop.install()  # numba's @njit takes lazyarr arrays once numba is imp
 _jax_interop.install()  # jax.jit takes lazyarr arrays (a pytree) once jax is imported
 _NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgrid,
               ogrid=_index_tricks.ogrid)
-_numpy_own.install(_NAMES, _NAMESPACES[""])  # types, constants, helpers: NumPy's own
+_numpy_own.install(_sys.modules[__name__], _NAMES, _NAMESPACES[""])  # types, constants, helpers: NumPy's own
 from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
 from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
 
@@ -58,7 +60,6 @@ def __getattr__(name: str):
     import takes longer than NumPy's); NumPy's own submodules (char, ma, typing, ...),
     on first use, as NumPy imports them."""
     if name == "bfloat16":
-        from . import _dtypes
         value = globals()[name] = _dtypes.bfloat16.type
         return value
     return _numpy_own.module(name)

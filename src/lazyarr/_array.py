@@ -70,20 +70,10 @@ class Array:
     def shape(self) -> tuple[int, ...]:
         return self._n.shape
 
-    @shape.setter
-    def shape(self, shape) -> None:
-        from .lib.stride_tricks import set_shape
-        set_shape(self, shape)
-
     @property
     def strides(self) -> tuple[int, ...]:
         """The strides NumPy's array of this layout has (a C-ordered owner, its views)."""
         return self._layout_of().probe.strides
-
-    @strides.setter
-    def strides(self, strides) -> None:
-        from .lib.stride_tricks import set_strides
-        set_strides(self, strides)
 
     @property
     def dtype(self) -> np.dtype:

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from . import _flush, _observe
+from . import _flush, _interop, _observe
 from ._api import HANDLED
 from ._api.common import Array, as_array, is_scalar_operand
 from ._errors import user_stacklevel
@@ -70,6 +70,9 @@ def fallback(func, args, kwargs, name: str | None = None, full_name: str | None 
                       "through NumPy (set LAZYARR_FALLBACK=allow to silence)",
                       FallbackWarning, stacklevel=user_stacklevel())
     return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+
+
+_interop.FALLBACK.append(fallback)  # the namespace's deferring wrappers call it
 
 
 def array_function(func, types, args, kwargs):

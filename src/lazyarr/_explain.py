@@ -10,7 +10,7 @@ backend has it compiled, and on request the backend's lowered program text.
 
 from __future__ import annotations
 
-from . import _backend, _flush
+from . import _backend, _flush, _tiers
 from ._array import Array
 from ._graph import topological_order
 from ._observe import short_name
@@ -188,7 +188,6 @@ def _program_lines(program, inputs) -> list[str]:
 def _tier_line(backend, program, inputs) -> str | None:
     """Which tier (see `_tiers`) the next flush would run the program on, when the
     tiers apply to `backend` (a compiling backend on the CPU)."""
-    from . import _tiers
     try:
         forced = _tiers.tier()
     except ValueError as exc:

@@ -27,6 +27,7 @@ class NotLazy(TypeError):
 
 
 OWN_TYPES: list[type] = []  # lazyarr's array types, registered by `_array`
+FALLBACK: list = []  # `_dispatch.fallback`, registered by `_dispatch` (above this module)
 _PLAIN = frozenset({int, float, complex, bool, str, bytes, type(None), slice, range,
                     type(Ellipsis), np.ndarray, np.dtype, dict})
 _overriding: dict[type, bool] = {}
@@ -90,8 +91,8 @@ def deferring(f, np_func, name: str):
                 return f(*args, **kwargs)
             except NotLazy:
                 pass
-        from ._dispatch import fallback  # outside the except: NumPy's own traceback
-        return fallback(np_func, args, kwargs, name=name)
+        # outside the except: NumPy's own traceback
+        return FALLBACK[0](np_func, args, kwargs, name=name)
 
     call.__wrapped__ = f
     return call

@@ -16,6 +16,9 @@ import sys
 
 import numpy as np
 
+from ._array import Array
+from ._hooks import when_imported
+
 
 def _jax():
     """jax, which its caller (jax itself, or the import hook) has imported already: the
@@ -35,11 +38,9 @@ def jax_array(x):
 
 def register() -> None:
     jax = _jax()
-    from ._array import Array
     jax.tree_util.register_pytree_node(Array, lambda x: ((jax_array(x),), None),
                                        lambda aux, leaves: leaves[0])
 
 
 def install() -> None:
-    from ._hooks import when_imported
     when_imported("jax", register)

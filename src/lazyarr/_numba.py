@@ -14,6 +14,10 @@ lazyarr never imports numba itself: `install()` puts a hook on the import of num
 
 from __future__ import annotations
 
+from ._array import Array
+from ._facade import NumpyFacade
+from ._hooks import when_imported
+
 _registered = False
 
 
@@ -29,8 +33,6 @@ def register() -> None:
                                       typeof_impl, unbox)
     from numba.np.numpy_support import from_dtype
 
-    from ._array import Array
-    from ._runner import NumpyFacade
 
     class LazyArrayType(types.Array):
         """A lazyarr array argument: NumPy's array type, unboxed from __array__()."""
@@ -91,5 +93,4 @@ def register() -> None:
 
 
 def install() -> None:
-    from ._hooks import when_imported
     when_imported("numba", register)

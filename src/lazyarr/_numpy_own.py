@@ -4,6 +4,8 @@ names is lazyarr's own (lazy) function; tests/test_surface.py checks both."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 # Scalar types, abstract types and classes: dtypes are NumPy's, and instances of the
@@ -41,16 +43,15 @@ def module(name: str):
     return getattr(np, name)
 
 
-def install(namespace: dict, functions: dict = ()) -> None:
+def install(package, namespace: dict, functions: dict = ()) -> None:
     """Add NumPy's own objects for the names above that `namespace` lacks (the modules
-    come through `module`, from the namespace's __getattr__)."""
-    import importlib
+    come through `module`, from the namespace's __getattr__); `package` is the module
+    whose submodules (lazyarr.linalg, ...) get NumPy's remaining names."""
     for name in (*TYPES, *CONSTANTS, *HELPERS):
         if name not in namespace and name not in functions and hasattr(np, name):
             namespace[name] = getattr(np, name)
-    import lazyarr
     for sub, names in SUBMODULES.items():
-        module = getattr(lazyarr, sub)
+        module = getattr(package, sub)
         for name in names:
             if not hasattr(module, name):
                 value = getattr(getattr(np, sub), name, None)

@@ -37,39 +37,11 @@ import zipfile
 import numpy
 
 import lazyarr
+from lazyarr._facade import MISSING as _MISSING, NumpyFacade
 from lazyarr._observe import format_report
 
 
 LAZY_SUBMODULES = ("linalg", "fft", "random", "testing")
-_MISSING = object()
-
-
-# ----- the facade -------------------------------------------------------------------
-
-class NumpyFacade(types.ModuleType):
-    """NumPy's module `real` as the user's code sees it: `lookup(name)` first (lazyarr's
-    attribute, or _MISSING), then NumPy's own attribute, error messages included."""
-
-    def __init__(self, real: types.ModuleType, lookup):
-        super().__init__(real.__name__, real.__doc__)
-        self.__file__ = getattr(real, "__file__", None)  # IMPORT_FROM errors name it
-        self.__all__ = list(getattr(real, "__all__", ()))  # `from numpy import *`
-        self.__lazyarr_source__ = (real, lookup)
-
-    def __getattr__(self, name: str):
-        real, lookup = self.__dict__["__lazyarr_source__"]
-        value = lookup(name)
-        if value is _MISSING:
-            value = getattr(real, name)
-        self.__dict__[name] = value  # found once; later lookups are plain dict hits
-        return value
-
-    def __dir__(self):
-        real, _ = self.__lazyarr_source__
-        return sorted((set(dir(real)) | set(self.__dict__)) - {"__lazyarr_source__"})
-
-    def __repr__(self) -> str:
-        return f"<module {self.__name__!r} (lazyarr over NumPy {numpy.__version__})>"
 
 
 _FACADES: dict[str, NumpyFacade] = {}

@@ -25,6 +25,7 @@ import weakref
 
 import numpy as np
 
+from . import _flush
 from ._graph import leaf
 
 # id(owner) -> (weak reference to the owner, its host buffer)
@@ -55,7 +56,6 @@ def buffer_of(owner) -> np.ndarray:
     entry = _entry(owner)
     if entry is not None:
         return entry[1]
-    from . import _flush
     value = _flush.to_numpy(owner._n, "read")
     probe = owner._layout_of().probe  # C order, or Fortran for a Fortran-ordered copy
     order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
@@ -95,7 +95,6 @@ def after_write(owner) -> None:
     entry = _entry(owner)
     if entry is None:
         return
-    from . import _flush
     h = entry[1]
     node = owner._n
     if node.is_computed and node.value is h:

@@ -18,9 +18,14 @@ import types
 
 import numpy as np
 
+from . import _flush
 from ._array import Array
+from ._jax import jax_array
+from ._shared import export
 from ._api.common import as_array
 from ._api import indexing, selection, sorting
+from ._api.creation import zeros
+from ._api.manipulation import concatenate
 from ._api.common import as_shape
 from ._graph import leaf
 
@@ -85,11 +90,8 @@ def resize(self, *new_shape, refcheck=True) -> None:
     if size <= self.size:
         result = flat[:size]
     else:
-        from ._api.manipulation import concatenate
-        from ._api.creation import zeros
         result = concatenate([flat, zeros(size - self.size, self.dtype)])
     self._n, self._layout = Array(result._node, scalar=False).reshape(shape)._node, None
-    from . import _flush
     _flush.track(self)
 
 
@@ -245,13 +247,11 @@ def __hash__(self):
 
 def __buffer__(self, flags):
     """The buffer protocol (Python 3.12+): the host buffer shared with NumPy."""
-    from ._shared import export
     return memoryview(export(self) if not self._scalar else _host(self))
 
 
 def __jax_array__(self):
     """jax's conversion hook (`jnp.asarray(x)`, `x + jax_array`): see `_jax`."""
-    from ._jax import jax_array
     return jax_array(self)
 
 

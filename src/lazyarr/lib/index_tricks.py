@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._array import Array
+from .._dispatch import fallback
 from .._api.common import as_array
 from .._api import creation, manipulation
 from .._dtypes import result_type
@@ -43,7 +44,6 @@ class _Concatenator:
         key = key if isinstance(key, tuple) else (key,)
         if not _has_lazy(key) or any(isinstance(k, str) for k in key):
             if _has_lazy(key):
-                from .._dispatch import fallback
                 return fallback(self._numpys.__getitem__, (key,), {},
                                 name=f"{'r_' if self.ndmin == 1 else 'c_'}[]")
             return _lazy(self._numpys[key])

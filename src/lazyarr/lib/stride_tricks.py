@@ -12,7 +12,14 @@ lazyarr raises ValueError.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+
+from .. import _flush
+from .._api import HANDLED
+from .._errors import user_stacklevel
+from .._views import Layout as _Layout
 
 from .._api import shapes as _manip
 from .._api.indexing import take
@@ -85,8 +92,6 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
 def set_strides(x: Array, strides) -> None:
     """`x.strides = strides`: NumPy's checks (and its NumPy 2.4 DeprecationWarning),
     then `x` holds the elements that view reads (a gather of the owner's)."""
-    import warnings
-    from .._errors import user_stacklevel
     warnings.warn("Setting the strides on a NumPy array has been deprecated in NumPy 2.4.\n"
                   "As an alternative, you can create a new view using "
                   "np.lib.stride_tricks.as_strided.", DeprecationWarning,
@@ -101,11 +106,9 @@ def set_strides(x: Array, strides) -> None:
     if ends[0] < 0 or ends[1] + itemsize > x._owner().nbytes:
         raise ValueError("strides is not compatible with available memory")
     result = strided_gather(x, offset, x.shape, strides)
-    from .._views import Layout as _Layout
     # it reports the strides set, as NumPy's does (a stand-in over a fake buffer)
     probe = np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape, strides)
     x._n, x._layout = result._node, _Layout(None, (), None, probe, x._layout_of().writeable)
-    from .. import _flush
     _flush.track(x)
 
 
@@ -127,9 +130,7 @@ def set_shape(x: Array, shape) -> None:
         x._layout = None
 
 
-def _register():
-    from .._api import HANDLED
-    HANDLED.setdefault(np.lib.stride_tricks.sliding_window_view, sliding_window_view)
-
-
-_register()
+HANDLED.setdefault(np.lib.stride_tricks.sliding_window_view, sliding_window_view)
+# Array's shape and strides setters (the handle imports no chapter, so they are set here)
+Array.shape = property(Array.shape.fget, set_shape, doc=Array.shape.__doc__)
+Array.strides = property(Array.strides.fget, set_strides, doc=Array.strides.__doc__)
