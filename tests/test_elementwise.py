@@ -55,6 +55,17 @@ def test_ufunc_arrays(name, data):
     check(ufunc, getattr(la, name), *arrays)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_frexp_of_subnormals(dtype):
+    """frexp reads a subnormal's exponent as NumPy does (2**-149 in float32 is
+    0.5 * 2**-148), beside zeros, normals and non-finite values."""
+    info = np.finfo(dtype)
+    x = np.array([0.0, -0.0, info.smallest_subnormal, -3 * info.smallest_subnormal,
+                  0.7 * info.smallest_normal, -0.3 * info.smallest_normal,
+                  info.smallest_normal, 1.5, -np.inf, np.nan, info.max], dtype)
+    check(np.frexp, la.frexp, x)
+
+
 SCALARS = st.one_of(st.booleans(), st.integers(-300, 300), st.sampled_from([2**40, -2**70]),
                     st.floats(allow_nan=True, allow_infinity=True), st.complex_numbers(
                         max_magnitude=1e6))

@@ -823,8 +823,37 @@ def _multi_output(fn):
     return lambda x, out=0: fn(x)[out]
 
 
+def _frexp(x):
+    """NumPy's frexp, subnormals included: jnp.frexp reads a subnormal's exponent
+    field as if normal (frexp(2**-149) in float32 gave exponent -149, not -148), and
+    scaling one up first is flushed to zero by XLA on the CPU. So a subnormal's
+    mantissa and exponent are read from its bits: with its highest set mantissa bit at
+    position p, the exponent is p + 2 - bias - mantissa bits, and the mantissa those
+    bits shifted up to the implicit bit's place, under the exponent of [0.5, 1)."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.frexp(x)
+    info = jnp.finfo(x.dtype)
+    bits, nmant = int(info.bits), int(info.nmant)
+    uint = jnp.dtype(f"uint{bits}")
+    bias = (1 << (bits - nmant - 2)) - 1
+    raw = jax.lax.bitcast_convert_type(x, uint)
+    mant_mask = uint.type((1 << nmant) - 1)
+    field = raw & mant_mask
+    subnormal = ((raw >> nmant) & uint.type((1 << (bits - nmant - 1)) - 1)) == 0
+    subnormal = subnormal & (field != 0)
+    p = (bits - 1) - jax.lax.clz(field).astype(jnp.int32)
+    shifted = jax.lax.shift_left(field, jnp.clip(nmant - p, 0, nmant).astype(uint)) & mant_mask
+    sign = raw & uint.type(1 << (bits - 1))
+    m_bits = sign | uint.type((bias - 1) << nmant) | shifted
+    sub_m = jax.lax.bitcast_convert_type(m_bits, x.dtype)
+    sub_e = (p + 2 - bias - nmant).astype(jnp.int32)
+    mantissa, exponent = jnp.frexp(x)
+    return (jnp.where(subnormal, sub_m, mantissa),
+            jnp.where(subnormal, sub_e, exponent.astype(jnp.int32)))
+
+
 _DEFAULT = {name: getattr(jnp, name) for name in UFUNCS}
-_DEFAULT.update(modf=_multi_output(jnp.modf), frexp=_multi_output(jnp.frexp))
+_DEFAULT.update(modf=_multi_output(jnp.modf), frexp=_multi_output(_frexp))
 
 
 def _ufunc(name: str):
