@@ -46,15 +46,10 @@ SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 FLOATS = (float16, float32, float64)
 COMPLEXES = (complex64, complex128)
-ALL_NUMERIC = (bool_,) + SIGNED + UNSIGNED + FLOATS + COMPLEXES
 
-default_int = int64
-default_float = float64
-default_complex = complex128
 intp = np.dtype(np.intp)
 
 # Python scalar types, ordered by NEP 50 "kind" rank.
-WEAK_TYPES = (builtins.bool, builtins.int, builtins.float, builtins.complex)
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _WEAK_RANK = {builtins.bool: 0, builtins.int: 1, builtins.float: 2, builtins.complex: 3}
 _WEAK_DEFAULT = {builtins.bool: bool_, builtins.int: int64, builtins.float: float64,
@@ -111,11 +106,6 @@ def real_dtype(dtype: np.dtype) -> np.dtype:
 def to_inexact(dtype: np.dtype) -> np.dtype:
     """The float dtype NumPy computes means in: float64 for bool and integers."""
     return dtype if is_inexact(dtype) else float64
-
-
-def is_weak(value) -> bool:
-    """A Python bool, int, float or complex: a NEP 50 'weak' scalar."""
-    return type(value) in _WEAK_RANK
 
 
 def promote_weak(strong: np.dtype, weak_type: type) -> np.dtype:
