@@ -198,3 +198,8 @@ def test_eig_is_always_complex(dtype):
     np.testing.assert_allclose(value(w), ref_w.astype(want), rtol=1e-5)
     np.testing.assert_allclose(np.abs(value(v)), np.abs(ref_v), rtol=1e-5)
     assert la.linalg.eig(a).eigenvalues.dtype == ref_w.dtype  # NumPy's dtype rule
+
+
+def test_bfloat16_is_there_once_asked_for_in_either_namespace():
+    assert la.bfloat16 is xp.bfloat16
+    test_same_functions_as_lazyarr_except_the_conflicts()

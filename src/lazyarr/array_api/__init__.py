@@ -20,6 +20,7 @@ an array that a function here would return unchanged comes back as a view of it.
 
 from __future__ import annotations
 
+from .. import _dtypes
 from .._api import NAMESPACES as _NAMESPACES
 from .._api.namespace import NAMES as _NAMES
 from ._standard import CONFLICTS as _CONFLICTS
@@ -32,3 +33,11 @@ globals().update(_CONFLICTS)  # finfo is not one of the registered functions
 from . import fft, linalg  # noqa: E402, F401
 from .. import lib  # noqa: E402, F401  (not the standard's: xarray's rolling reads xp.lib.stride_tricks)
 from .._namespace_info import __array_api_version__, __array_namespace_info__  # noqa: E402, F401
+
+
+def __getattr__(name: str):
+    """`bfloat16`, as `lazyarr.bfloat16`: ml_dtypes' type, imported when first asked for."""
+    if name == "bfloat16":
+        value = globals()[name] = _dtypes.bfloat16.type
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
