@@ -198,8 +198,7 @@ def _tier_line(backend, program, inputs) -> str | None:
         return "compiled before it runs (LAZYARR_TIER=compile)"
     if forced == "interpret":
         return "the NumPy interpreter (LAZYARR_TIER=interpret)"
-    known = getattr(_tiers, "_states", {}).get(
-        (program.key, backend.signature(program, inputs, frozenset())))
+    known = _tiers.state_of(program, backend.signature(program, inputs, frozenset()))
     if known is not None and _tiers.Policy.use_compiled(known):
         return "its compiled program (LAZYARR_TIER=auto)"
     runs = known.runs if known is not None else 0

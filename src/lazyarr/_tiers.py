@@ -104,6 +104,12 @@ FAILURES: list[str] = []   # background compile failures, one line each
 _submitted: list[State] = []  # states whose compile was submitted (not yet adopted)
 
 
+def state_of(program, signature) -> State | None:
+    """What the tiers know of a program's structure with `signature` (for explain)."""
+    with _lock:
+        return _states.get((program.key, signature))
+
+
 def _executor() -> ThreadPoolExecutor:
     global _pool
     with _lock:
