@@ -22,7 +22,8 @@ from ._api import shapes, manipulation, reductions  # noqa: F401
 from ._api import sorting, sets, histograms, statistics  # noqa: F401
 from ._api import padding, ufunc_methods  # noqa: F401
 from ._api import mutation  # noqa: F401
-from ._api import polynomial, selection, construction  # noqa: F401
+from ._api import polynomial, selection, index_arrays  # noqa: F401
+from ._api import bit_packing, windows  # noqa: F401
 from ._api import dtype_functions  # noqa: F401
 from ._api import io as _io_chapter, printing as _printing_chapter  # noqa: F401
 from ._api import methods as _methods  # noqa: F401  (attaches Array's methods)

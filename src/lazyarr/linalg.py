@@ -1,11 +1,11 @@
 """`lazyarr.linalg`: NumPy's `numpy.linalg` namespace, lazily (see
-`_api/linalg_decompositions.py`). Errors that depend on values (a singular matrix, one
+`_api/linalg.py`). Errors that depend on values (a singular matrix, one
 that is not positive definite) are raised when the result is materialized."""
 
 from numpy.linalg import LinAlgError
 
 from ._api import NAMESPACES as _NAMESPACES
-from ._api import linalg_decompositions as _chapter  # noqa: F401  (registers the functions)
+from ._api import linalg as _chapter  # noqa: F401  (registers the functions)
 
 globals().update(_NAMESPACES["linalg"])
 

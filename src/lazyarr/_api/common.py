@@ -52,6 +52,13 @@ def as_array(obj, dtype=None) -> Array:
     return Array(leaf(value, value.shape, value.dtype), scalar=isinstance(obj, np.generic))
 
 
+def as_ndarray(obj, dtype=None) -> Array:
+    """`obj` as NumPy's `np.asarray` gives it: `as_array`, with a scalar (a NumPy
+    scalar, a lazyarr 0-d result) as a 0-d array."""
+    x = as_array(obj, dtype)
+    return Array(x._node, scalar=False) if x._scalar else x
+
+
 def _contains_array(seq) -> bool:
     stack = [seq]
     while stack:

@@ -1,4 +1,5 @@
-"""Array creation: from data, filled, ranges, grids and triangles.
+"""Array creation: from data, filled, ranges (arange, linspace, logspace, geomspace),
+grids (meshgrid, indices, fromfunction) and triangles.
 
 Data from the host (lists, NumPy arrays) becomes a runtime input, copied so that a
 later change to the user's array does not change a lazy result. Filled arrays and
@@ -17,10 +18,12 @@ import numpy as np
 from .. import _dtypes
 from . import export
 from .._interop import NotLazy
-from .common import Array, apply, as_array, as_shape, astype, full_node, leaf, wrap
-from .elementwise import add, floor, greater_equal, multiply, power, subtract, where_
-from .manipulation import concatenate
-from .shapes import diagonal, expand_dims, moveaxis
+from .common import (Array, apply, as_array, as_shape, astype, full_node, host_array, leaf,
+                     wrap)
+from .elementwise import (add, floor, greater_equal, log10, multiply, power, sign, subtract,
+                          where_)
+from .manipulation import concatenate, stack
+from .shapes import broadcast_to, diagonal, expand_dims, moveaxis, reshape
 
 
 def _creation_dtype(dtype, default=_dtypes.float64) -> np.dtype:
@@ -259,6 +262,32 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return result if dtype is None else astype(result, dtype)
 
 
+@export
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Numbers spaced evenly on a log scale between `start` and `stop` (NumPy's
+    geomspace; lazy endpoints are read for NumPy's zero check)."""
+    start, stop = asarray(start), asarray(stop)
+    if np.any(host_array(start, "control") == 0) or np.any(host_array(stop, "control") == 0):
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = _dtypes.result_type(start, stop, float(num), np.zeros((), dtype))
+    dtype = dt if dtype is None else np.dtype(dtype)
+    start, stop = astype(start, dt), astype(stop, dt)
+    out_sign = sign(start)
+    start = start / out_sign
+    stop = stop / out_sign
+    result = logspace(log10(start), log10(stop), num=num,
+                               endpoint=endpoint, base=10.0, dtype=dt)
+    if num > 0:
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    result *= out_sign
+    if axis != 0:
+        result = moveaxis(result, 0, axis)
+    return astype(result, dtype)
+
+
+
 # ----- grids and triangles --------------------------------------------------------
 
 def _index_grid(n: int, m: int) -> tuple[Array, Array]:
@@ -360,6 +389,31 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         return tuple(grids)
     full_shape = np.broadcast_shapes(*map(tuple, shapes))
     return tuple(wrap(apply("broadcast_to", g._node, shape=full_shape), False) for g in grids)
+
+
+@export
+def indices(dimensions, dtype=int, sparse=False):
+    """The grid of indices of an array of shape `dimensions` (NumPy's indices)."""
+    dimensions = tuple(dimensions)
+    N = len(dimensions)
+    grids = []
+    for i, dim in enumerate(dimensions):
+        shape = (1,) * i + (dim,) + (1,) * (N - i - 1)
+        idx = reshape(arange(dim, dtype=dtype), shape)
+        grids.append(idx if sparse else broadcast_to(idx, dimensions))
+    if sparse:
+        return tuple(grids)
+    if not grids:
+        return zeros((0,), dtype=dtype)
+    return stack(grids)
+
+
+
+@export
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """`function` called on the index grids of `shape` (NumPy's fromfunction)."""
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
 
 
 # ----- the ndarray type -----------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Array manipulation: joining, splitting, tiling, flipping, rolling and padding
-(reshaping, transposing and broadcasting are in `shapes`).
+"""Array manipulation: joining (concatenate, stack, block), splitting, tiling, adding
+and removing elements (append, delete, insert, resize, trim_zeros), flipping and
+rolling (reshaping, transposing and broadcasting are in `shapes`, pad in `padding`).
 
 Everything here moves data without changing it, so each function checks its
 arguments at the call (NumPy's exception types and messages), then composes the
@@ -10,6 +11,8 @@ Reshapes to the same shape and identity transposes add no node.
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 import warnings
 
 import numpy as np
@@ -17,11 +20,13 @@ import numpy as np
 from .. import _dtypes
 from .._errors import user_stacklevel
 from . import export
-from .common import (apply, Array, as_array, astype, axis_sequence, broadcast_node,
-                     concatenate_nodes, host, index_arg, int_tuple, leaf, normalize_axis,
-                     reshape_node, slice_node, slices_node, take_index_node, wrap,
-                     write_out)
-from .shapes import expand_dims, ravel, reshape, transpose
+from .common import (apply, Array, as_array, as_ndarray, as_shape, astype, axis_sequence,
+                     broadcast_node, concatenate_nodes, full_node, host, host_array,
+                     index_arg, int_tuple, leaf, normalize_axis, reshape_node, slice_node,
+                     slices_node, take_index_node, wrap, write_out)
+from .indexing import take
+from .shapes import (broadcast_to, expand_dims, moveaxis, ndim as ndim_of, ravel, reshape,
+                     transpose)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -210,6 +215,200 @@ def append(arr, values, axis=None):
     if axis is None:
         return concatenate((ravel(x), ravel(values)), 0)
     return concatenate((x, values), axis)
+
+
+def _flat_axis(arr, axis, func: str):
+    """(arr, axis) as NumPy's delete/insert see them: axis None flattens."""
+    arr = as_ndarray(arr)
+    if axis is None:
+        return (arr if arr.ndim == 1 else ravel(arr)), 0
+    return arr, normalize_axis(axis, arr.ndim, func)
+
+
+def _sliced(x: Array, axis: int, sl: slice) -> Array:
+    return x[(slice(None),) * axis + (sl,)]
+
+
+def _block_depths(arrays, parent_index):
+    """NumPy's _block_check_depths_match: (index of the first bottom element, the
+    largest array ndim); errors for tuples and mismatched depths."""
+    if isinstance(arrays, tuple):
+        raise TypeError(f"{_block_format(parent_index)} is a tuple. Only lists can be used "
+                        "to arrange blocks, and np.block does not allow implicit conversion "
+                        "from tuple to ndarray.")
+    if isinstance(arrays, list) and arrays:
+        results = [_block_depths(a, parent_index + [i]) for i, a in enumerate(arrays)]
+        first_index, max_ndim = results[0]
+        for index, ndim in results[1:]:
+            max_ndim = max(max_ndim, ndim)
+            if len(index) != len(first_index):
+                raise ValueError(f"List depths are mismatched. First element was at depth "
+                                 f"{len(first_index)}, but there is an element at depth "
+                                 f"{len(index)} ({_block_format(index)})")
+            if index[-1] is None:
+                first_index = index
+        return first_index, max_ndim
+    if isinstance(arrays, list):
+        return parent_index + [None], 0
+    return parent_index, ndim_of(arrays)
+
+
+def _block_format(index) -> str:
+    return "arrays" + "".join(f"[{i}]" for i in index)
+
+
+def _block_assemble(arrays, list_ndim: int, result_ndim: int, depth: int) -> Array:
+    if depth < list_ndim:
+        parts = [_block_assemble(a, list_ndim, result_ndim, depth + 1) for a in arrays]
+        return concatenate(parts, axis=-(list_ndim - depth))
+    x = as_ndarray(arrays)
+    return reshape(x, (1,) * (result_ndim - x.ndim) + x.shape)
+
+
+@export
+def block(arrays):
+    """An array assembled from nested lists of blocks (NumPy's block)."""
+    bottom_index, arr_ndim = _block_depths(arrays, [])
+    list_ndim = len(bottom_index)
+    if bottom_index and bottom_index[-1] is None:
+        raise ValueError(f"List at {_block_format(bottom_index)} cannot be empty")
+    result = _block_assemble(arrays, list_ndim, max(arr_ndim, list_ndim), 0)
+    return result.copy() if list_ndim == 0 else result
+
+
+def _index_argument(obj):
+    """`obj` as NumPy's np.asarray sees it (a lazy one is read: it decides the shape)."""
+    return host_array(obj, "shape") if isinstance(obj, Array) else np.asarray(obj)
+
+
+# ----- adding and removing elements ----------------------------------------------
+
+@export
+def delete(arr, obj, axis=None):
+    """`arr` without the entries `obj` along `axis` (NumPy's delete)."""
+    arr, axis = _flat_axis(arr, axis, "delete")
+    N = arr.shape[axis]
+    keep = np.ones(N, dtype=bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+    else:
+        single = isinstance(obj, (int, np.integer)) and not isinstance(obj, bool)
+        if not single:
+            given, obj = obj, _index_argument(obj)
+            if obj.size == 0 and not isinstance(given, (np.ndarray, Array)):
+                obj = obj.astype(np.intp)
+            elif obj.size == 1 and obj.dtype.kind in "ui":
+                obj, single = obj.item(), True
+        if single:
+            if obj < -N or obj >= N:
+                raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
+            keep[obj] = False
+        elif obj.dtype == bool:
+            if obj.shape != (N,):
+                raise ValueError("boolean array argument obj to delete must be one "
+                                 f"dimensional and match the axis length of {N}")
+            keep = ~obj
+        else:
+            keep[obj,] = False
+    return take(arr, np.flatnonzero(keep), axis=axis)
+
+
+@export
+def insert(arr, obj, values, axis=None):
+    """`arr` with `values` inserted before the indices `obj` along `axis` (NumPy's
+    insert)."""
+    arr, axis = _flat_axis(arr, axis, "insert")
+    N = arr.shape[axis]
+    if isinstance(obj, slice):
+        indices = np.arange(*obj.indices(N), dtype=np.intp)
+    else:
+        indices = np.array(_index_argument(obj))
+        if indices.dtype == bool:
+            if indices.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            indices = np.flatnonzero(indices)
+        elif indices.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional "
+                             "or scalar")
+    if indices.size == 1:
+        index = indices.item()
+        if index < -N or index > N:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
+        index += N if index < 0 else 0
+        values = _values_as(values, arr.dtype)  # after the index check, as in NumPy
+        values = reshape(values, (1,) * (arr.ndim - values.ndim) + values.shape)
+        if indices.ndim == 0:
+            values = moveaxis(values, 0, axis)
+        shape = arr.shape[:axis] + (values.shape[axis],) + arr.shape[axis + 1:]
+        parts = [_sliced(arr, axis, slice(None, index)), broadcast_to(values, shape),
+                 _sliced(arr, axis, slice(index, None))]
+        return concatenate(parts, axis=axis)
+    if indices.size == 0 and not isinstance(obj, (np.ndarray, Array)):
+        indices = indices.astype(np.intp)
+    indices[indices < 0] += N
+    numnew = len(indices)
+    order = indices.argsort(kind="mergesort")
+    indices[order] += np.arange(numnew)
+    old_mask = np.ones(N + numnew, dtype=bool)
+    old_mask[indices] = False
+    source = np.empty(N + numnew, dtype=np.intp)  # where each entry of the result comes from
+    source[indices] = N + np.arange(numnew)
+    source[old_mask] = np.arange(N)
+    shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
+    values = _values_as(values, arr.dtype)  # after the index checks, as in NumPy
+    joined = concatenate([arr, broadcast_to(values, shape)], axis=axis)
+    return take(joined, source, axis=axis)
+
+
+def _values_as(values, dtype) -> Array:
+    """insert's `values` in the array's dtype (NumPy's conversion and its errors)."""
+    return (astype(values, dtype) if isinstance(values, Array)
+            else as_ndarray(values, dtype=dtype))
+
+
+@export
+def resize(a, new_shape):
+    """`a` flattened, repeated as needed and cut to `new_shape` (NumPy's resize)."""
+    if isinstance(new_shape, (int, np.integer)):
+        new_shape = (new_shape,)
+    a = ravel(a)
+    if any(operator.index(n) < 0 for n in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    new_shape = as_shape(new_shape, "resize")
+    new_size = math.prod(new_shape)
+    if a.size == 0 or new_size == 0:
+        return wrap(full_node(0, new_shape, a.dtype), False)
+    repeats = -(-new_size // a.size)
+    return reshape(concatenate((a,) * repeats)[:new_size], new_shape)
+
+
+@export
+def trim_zeros(filt, trim="fb", axis=None):
+    """`filt` without its leading and/or trailing zeros (NumPy's trim_zeros; the values
+    decide the shape, so they are read)."""
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    ndim = ndim_of(filt)
+    if axis is None:
+        axes = tuple(range(ndim))
+    else:
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim, argname="axis")
+    if not axes:
+        return filt
+    nonzero = np.argwhere(host_array(filt, "shape"))
+    if nonzero.size == 0:
+        start = stop = np.zeros(ndim, dtype=np.intp)
+    else:
+        start, stop = nonzero.min(axis=0), nonzero.max(axis=0) + 1
+        if "f" not in trim:
+            start = (None,) * ndim
+        if "b" not in trim:
+            stop = (None,) * ndim
+    sl = tuple(slice(start[ax], stop[ax]) if ax in axes else slice(None)
+               for ax in range(ndim))
+    return filt[sl[0]] if len(sl) == 1 else filt[sl]
+
 
 
 # ----- splitting ------------------------------------------------------------------

@@ -23,8 +23,8 @@ import operator
 
 import numpy as np
 
-from . import (creation, elementwise, export, linalg_decompositions, manipulation, products,
-               reductions, shapes, statistics)
+from . import (creation, elementwise, export, linalg, manipulation, products, reductions,
+               shapes, statistics)
 from .common import Array, host_array
 
 
@@ -64,7 +64,7 @@ def poly(seq_of_zeros):
     zeros = manipulation.atleast_1d(seq_of_zeros)
     sh = zeros.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        zeros = linalg_decompositions.eigvals(zeros)
+        zeros = linalg.eigvals(zeros)
     elif len(sh) == 1:
         zeros = elementwise.astype(zeros, np.mintypecode(zeros.dtype.char))
     else:
@@ -102,7 +102,7 @@ def roots(p):
     if N > 1:
         first = (-p[1:] / p[0])[None, :]
         rest = creation.eye(N - 2, N - 1, dtype=p.dtype)
-        r = linalg_decompositions.eigvals(manipulation.concatenate([first, rest]))
+        r = linalg.eigvals(manipulation.concatenate([first, rest]))
     else:
         r = creation.asarray(np.array([]))
     return manipulation.hstack((r, creation.zeros(trailing_zeros, r.dtype)))
@@ -235,13 +235,13 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs *= w[:, None] if rhs.ndim == 2 else w
     scale = elementwise.sqrt((lhs * lhs).sum(axis=0))
     lhs /= scale
-    c, resids, rank, s = linalg_decompositions.lstsq(lhs, rhs, rcond)
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if full:
         # NumPy's default rcond is a NumPy scalar; lazyarr's results are its arrays
         return c, resids, rank, s, creation.asarray(rcond)[()] if rcond is default else rcond
     if cov:
-        vbase = linalg_decompositions.inv(products.dot(lhs.T, lhs))
+        vbase = linalg.inv(products.dot(lhs.T, lhs))
         vbase /= products.outer(scale, scale)
         if cov == "unscaled":
             fac = 1

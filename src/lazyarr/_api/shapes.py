@@ -1,6 +1,6 @@
 """Changing shape, transposing and changing the number of dimensions: the functions
-NumPy answers with views (reshape, ravel, transpose, swapaxes, moveaxis, squeeze,
-expand_dims, diagonal), broadcasting, and shape inspection.
+NumPy answers with views (reshape, ravel, transpose, swapaxes, moveaxis, rollaxis,
+squeeze, expand_dims, diagonal), broadcasting, and shape inspection.
 
 A view is built as a node function of its argument (slice, reshape and transpose
 steps only) passed to `Array._view_by` with the NumPy stand-in's own operation, which
@@ -13,12 +13,14 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+from numpy.exceptions import AxisError
 
 from .._ops import broadcast_shapes as _broadcast_shapes, size_of
 from .._views import contiguous_ravel, is_fortran, memory_order_ravel
 from . import export
-from .common import (Array, apply, as_array, axis_sequence, broadcast_node, index_arg, int_tuple,
-                     normalize_axes, normalize_axis, reshape_node, transpose_node, wrap)
+from .common import (Array, apply, as_array, as_ndarray, axis_sequence, broadcast_node,
+                     index_arg, int_tuple, normalize_axes, normalize_axis, reshape_node,
+                     transpose_node, wrap)
 
 _ORDERS = ("C", "F", "A", "K")
 
@@ -245,6 +247,29 @@ def moveaxis(a, source, destination):
     """NumPy's moveaxis: a view with axes moved to new positions."""
     return as_array(a)._view_by(lambda v: _moved(v, source, destination),
                                 lambda p, shape: np.moveaxis(p, source, destination))
+
+
+@export
+def rollaxis(a, axis, start=0):
+    """`a` with `axis` rolled back to position `start` (NumPy's rollaxis)."""
+    a = as_ndarray(a)
+    n = a.ndim
+    axis = normalize_axis(axis, n, "rollaxis")
+    start = operator.index(start)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was "
+                        "passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return transpose(a, axes)
+
 
 
 @export

@@ -4,7 +4,7 @@ complex as the standard asks (NumPy's are real when every eigenvalue is real).""
 from numpy.linalg import LinAlgError  # noqa: F401
 
 from .._api import NAMESPACES
-from .._api.linalg_decompositions import EigResult, eig_parts
+from .._api.linalg import EigResult, eig_parts
 from ._standard import copy_namespace as _copy_namespace, standardized
 
 
