@@ -32,9 +32,12 @@ def _region(starts, lengths, steps) -> tuple:
 def _update_slice(x, values, starts, steps):
     """x with `values` written at x[start::step, ...] (starts: an int64 vector input,
     so writes at different positions run the same program)."""
-    out = x.copy()
-    out[_region(starts, values.shape, steps)] = values
-    return out
+    return _update_slice_into(x.copy(), values, starts, steps)
+
+
+def _update_slice_into(x, values, starts, steps):
+    x[_region(starts, values.shape, steps)] = values
+    return x
 
 
 def _dynamic_slice_shape(shapes, sizes, steps):
@@ -59,9 +62,12 @@ def span(n: int, step: int) -> int:
 def _scatter(x, index, values, unique):
     """x with rows x[index[k]] = values[k]; where an index repeats, the last write
     wins (NumPy's order). `unique` promises that no index repeats."""
-    out = x.copy()
-    out[index] = values
-    return out
+    return _scatter_into(x.copy(), index, values, unique)
+
+
+def _scatter_into(x, index, values, unique):
+    x[index] = values
+    return x
 
 
 @primitive("scatter_ufunc", _first, _first)
@@ -69,6 +75,15 @@ def _scatter_ufunc(x, index, *values, ufunc, dtype):
     """`ufunc.at`: x[index[k]] = ufunc(x[index[k]], values[k]) for each k in order, so
     repeated indices accumulate. x's rows are cast to `dtype` (the loop's first input;
     `values` arrive in the loop's other input dtypes) and results back to x's dtype."""
-    out = x.copy()
-    getattr(np, ufunc).at(out, index, *values)
-    return out
+    return _scatter_ufunc_into(x.copy(), index, *values, ufunc=ufunc, dtype=dtype)
+
+
+def _scatter_ufunc_into(x, index, *values, ufunc, dtype):
+    getattr(np, ufunc).at(x, index, *values)
+    return x
+
+
+# The same writes into their first operand itself, for a backend that owns that buffer
+# (nothing else can see it): a one-row write then costs a row, not a copy of the array.
+IN_PLACE = {"update_slice": _update_slice_into, "scatter": _scatter_into,
+            "scatter_ufunc": _scatter_ufunc_into}

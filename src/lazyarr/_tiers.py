@@ -185,7 +185,7 @@ def run(backend, program, inputs, owned, stats) -> RunResult:
     if forced == "compile" or not interprets_first(backend):
         return backend.run(program, inputs, owned)
     if forced == "interpret":
-        return _interpret(program, inputs, stats)
+        return _interpret(program, inputs, owned, stats)
     signature = backend.signature(program, inputs, owned)
     key = (program.key, signature)
     with _lock:
@@ -215,7 +215,7 @@ def run(backend, program, inputs, owned, stats) -> RunResult:
         stats.backend_events["compiled_runs"] += 1
         return RunResult(outputs, events.add(ran))
     start = time.perf_counter()
-    result = _interpret(program, inputs, stats)
+    result = _interpret(program, inputs, owned, stats)
     seconds = time.perf_counter() - start
     with _lock:
         state.interpreted_best = min(state.interpreted_best, seconds)
@@ -232,9 +232,10 @@ def _in_flight() -> int:
     return sum(1 for st in _submitted if st.future is not None and not st.future.done())
 
 
-def _interpret(program, inputs, stats) -> RunResult:
+def _interpret(program, inputs, owned, stats) -> RunResult:
+    """The interpreter's run (it writes into `owned` inputs' buffers in place)."""
     stats.backend_events["interpreted_runs"] += 1
-    return interpreter().run(program, inputs)
+    return interpreter().run(program, inputs, owned)
 
 
 def _adopt(state: State, stats) -> None:

@@ -24,7 +24,7 @@ from ._errors import BackendFailure
 from ._ops import OPS, UFUNCS, Op, size_of
 from ._ops_fft import fft_length
 from ._ops_linalg import LinAlgError, pack
-from ._ops_mutation import span
+from ._ops_mutation import IN_PLACE, span
 
 # (major, minor). A backend declares the version it implements as `contract_version`;
 # the core loads it when the majors agree and the backend's minor is at most the core's
@@ -34,8 +34,8 @@ CONTRACT_VERSION = (1, 0)
 __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "Check", "Compiled",
            "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup", "OPS", "Op",
            "Program", "RunResult", "UFUNCS",
-           "check_result", "compatible", "core_digest", "fft_length", "op", "pack", "size_of",
-           "span"]
+           "WRITES_IN_PLACE", "check_result", "compatible", "core_digest", "fft_length", "op",
+           "pack", "size_of", "span"]
 
 
 def op(name: str) -> Op:
@@ -45,6 +45,12 @@ def op(name: str) -> Op:
         return OPS[name]
     except KeyError:
         raise KeyError(f"lazyarr has no primitive named {name!r}") from None
+
+
+# The writes (update_slice, scatter, scatter_ufunc) as functions that write into their
+# first operand and return it: what a backend may call instead of the reference when it
+# owns that operand's buffer (an intermediate nothing else reads, or an `owned` input).
+WRITES_IN_PLACE = {OPS[name]: fn for name, fn in IN_PLACE.items()}
 
 
 # ---------------------------------------------------------------------------------

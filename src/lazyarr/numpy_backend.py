@@ -9,20 +9,21 @@ point, and it imports only the public backend API. It has no compile step.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Sequence
 
 import numpy as np
 
-from lazyarr.backend_api import (CONTRACT_VERSION, Events, RunResult, check_result,
-                                  name_the_line)
+from lazyarr.backend_api import (CONTRACT_VERSION, WRITES_IN_PLACE, Events, RunResult,
+                                  check_result, name_the_line)
 
 
 class NumpyBackend:
     name = "numpy"
     contract_version = CONTRACT_VERSION
     compiles = False
-    donates = False
+    donates = True  # a write into an `owned` input's buffer is made in place
 
     def __init__(self, device: str = "cpu"):
         if device != "cpu":
@@ -42,22 +43,38 @@ class NumpyBackend:
 
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
         """Each instruction's reference on NumPy arrays. A checked instruction's
-        reference raises NumPy's own error (with NumPy's message) mid-program."""
+        reference raises NumPy's own error (with NumPy's message) mid-program.
+
+        A write (`x[i:j] = v`, a scatter) whose target buffer this run owns (an
+        intermediate read by nothing after it, or an `owned` input) is made in place, as
+        NumPy makes it: a one-row write costs a row, not a copy of the array. An owned
+        input is written only by a program without runtime checks, so a run that fails
+        leaves its inputs as they were."""
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         last_use = _last_uses(program)
         base = len(slots)
         outputs = set(program.outputs)
+        # Each writable owned input's reference count now: one more reference later
+        # (a view of it, another slot) means that something else would see the write.
+        held = {} if program.checks else {i: sys.getrefcount(slots[i]) for i in owned
+                                          if i < base and _writable(slots[i])}
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
             for k, ins in enumerate(program.instructions):
                 args = [slots[i] for i in ins.inputs]
+                ref = ins.op.ref
+                into = WRITES_IN_PLACE.get(ins.op)
+                if into is not None and _owns(slots, ins.inputs, base + k, base, last_use,
+                                              outputs, held):
+                    ref = into
                 try:
-                    value = np.asarray(ins.op.ref(*args, **dict(ins.attrs)))
+                    value = np.asarray(ref(*args, **dict(ins.attrs)))
                 except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
                     raise name_the_line(exc, program, k)
                 check_result(ins, value, "the numpy backend")
                 slots.append(value)
+                value = args = None  # no reference of ours outlives its slot
                 for i in ins.inputs:  # free intermediates after their last use
                     if last_use.get(i) == base + k and i >= base and i not in outputs:
                         slots[i] = None
@@ -80,6 +97,28 @@ class NumpyBackend:
             lines.append(f"%{base + k} = {name}({', '.join(args)})")
         lines.append("return " + ", ".join(f"%{i}" for i in program.outputs))
         return "\n".join(lines)
+
+
+def _writable(value) -> bool:
+    """A buffer of its own (not a view of another array's) that may be written."""
+    return type(value) is np.ndarray and value.flags.owndata and value.flags.writeable
+
+
+def _owns(slots: list, operands: tuple, here: int, base: int, last_use: dict,
+          outputs: set, held: dict) -> bool:
+    """Whether the instruction at slot `here` may write into its first operand's buffer:
+    nothing reads that slot after it (it is no output, and no other operand of this
+    instruction), it is an intermediate or an owned input, and no other array (a view,
+    another slot) refers to it. The references expected now: `slots`, the argument
+    list, `value` here and getrefcount's own; for an owned input, those it had at the
+    start of the run plus the argument list and `value`."""
+    target = operands[0]
+    if last_use.get(target) != here or target in outputs or operands.count(target) != 1:
+        return False
+    value = slots[target]
+    if target < base:
+        return target in held and sys.getrefcount(value) == held[target] + 2
+    return _writable(value) and sys.getrefcount(value) == 4
 
 
 def _last_uses(program) -> dict[int, int]:

@@ -113,8 +113,10 @@ class Packing:
 
 
 def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ...]:
-    """The owned device buffers worth donating: each to an output of its shape and
-    dtype (XLA reuses a donated buffer only for such an output)."""
+    """The owned array inputs worth donating: each to an output of its shape and dtype
+    (XLA reuses a donated buffer only for such an output). A host array is donated too
+    (XLA reuses the buffer it is copied into): the signature must not depend on which
+    tier computed an input, or a loop alternating tiers would need two executables."""
     if not owned:
         return ()
     wanted: dict[tuple, int] = {}
@@ -124,7 +126,8 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     donated = []
     for i in sorted(owned):
         spec = program.input_specs[i]
-        if isinstance(inputs[i], jax.Array) and wanted.get(spec, 0) > 0:
+        host_scalar = type(inputs[i]) is np.ndarray and inputs[i].ndim == 0
+        if not host_scalar and wanted.get(spec, 0) > 0:
             wanted[spec] -= 1
             donated.append(i)
     return tuple(donated)

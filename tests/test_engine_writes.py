@@ -1,0 +1,139 @@
+"""Writes made in place by the interpreter (the NumPy reference backend): a write whose
+target buffer the run owns (an intermediate nothing reads afterwards, or an `owned`
+input) costs the region written, as in NumPy, and never changes a value that anything
+else can see. Checked on programs built by hand (is the buffer reused or not) and on
+NumPy code whose arrays alias in every way a write could leak through, on each tier."""
+
+import numpy
+import pytest
+
+import lazyarr as la
+from lazyarr import backend_api
+from lazyarr.backend_api import Instruction, Program, op
+from lazyarr.numpy_backend import NumpyBackend
+
+F64, I64 = numpy.dtype("float64"), numpy.dtype("int64")
+
+
+def _write_program(checked: bool = False) -> Program:
+    """out = x with x[2:4] = v; with `checked`, also an index checked against bounds."""
+    specs = (((6,), F64), ((2,), F64), ((1,), I64))
+    ins = [Instruction(op("update_slice"), (0, 1, 2), (("steps", (1,)),), (6,), F64)]
+    outputs = (3,)
+    if checked:  # an index checked against bounds
+        specs += (((2,), I64),)
+        ins.append(Instruction(op("normalize_index"), (3,), (("axis", 0), ("size", 6)),
+                               (2,), I64))
+        outputs = (4, 5)
+    return Program(specs, tuple(ins), outputs, (specs, tuple(ins), outputs))
+
+
+def _inputs():
+    return [numpy.arange(6.0), numpy.array([-1.0, -2.0]), numpy.array([2])]
+
+
+def test_an_owned_input_is_written_in_place():
+    inputs = _inputs()
+    out, = NumpyBackend().run(_write_program(), inputs, frozenset([0])).outputs
+    assert out is inputs[0]
+    assert out.tolist() == [0, 1, -1, -2, 4, 5]
+
+
+def test_an_input_not_owned_is_copied():
+    inputs = _inputs()
+    out, = NumpyBackend().run(_write_program(), inputs).outputs
+    assert out is not inputs[0] and inputs[0].tolist() == list(range(6))
+    assert out.tolist() == [0, 1, -1, -2, 4, 5]
+
+
+def test_an_owned_input_read_through_a_view_in_the_program_is_copied():
+    """y = x[1:] (a NumPy view) is an output: writing x in place would change it."""
+    specs = (((6,), F64), ((2,), F64), ((1,), I64))
+    ins = (Instruction(op("slice"), (0,), (("starts", (1,)), ("steps", (1,)), ("stops", (6,))),
+                       (5,), F64),
+           Instruction(op("update_slice"), (0, 1, 2), (("steps", (1,)),), (6,), F64))
+    program = Program(specs, ins, (3, 4), (specs, ins, (3, 4)))
+    inputs = _inputs()
+    view, out = NumpyBackend().run(program, inputs, frozenset([0])).outputs
+    assert view.tolist() == [1, 2, 3, 4, 5] and out.tolist() == [0, 1, -1, -2, 4, 5]
+
+
+def test_an_owned_view_is_copied():
+    base = numpy.arange(8.0)
+    inputs = [base[1:7]] + _inputs()[1:]
+    out, = NumpyBackend().run(_write_program(), inputs, frozenset([0])).outputs
+    assert base.tolist() == list(range(8)) and out.tolist() == [1, 2, -1, -2, 5, 6]
+
+
+def test_a_program_with_runtime_checks_leaves_owned_inputs_as_they_were():
+    program = _write_program(checked=True)
+    assert program.checks
+    inputs = _inputs() + [numpy.array([0, 9])]  # 9 is out of bounds
+    with pytest.raises(IndexError):
+        NumpyBackend().run(program, inputs, frozenset([0]))
+    assert inputs[0].tolist() == list(range(6))
+
+
+def test_intermediates_are_written_in_place(monkeypatch):
+    """A chain of writes into a fresh array writes into one buffer."""
+    calls = []
+    write = backend_api.WRITES_IN_PLACE[op("update_slice")]
+
+    def counted(x, *args, **kwargs):
+        calls.append(id(x))
+        return write(x, *args, **kwargs)
+    monkeypatch.setitem(backend_api.WRITES_IN_PLACE, op("update_slice"), counted)
+    specs = (((6,), F64), ((2,), F64), ((1,), I64))
+    ins = (Instruction(op("add"), (0, 0), (), (6,), F64),
+           Instruction(op("update_slice"), (3, 1, 2), (("steps", (1,)),), (6,), F64),
+           Instruction(op("update_slice"), (4, 1, 2), (("steps", (2,)),), (6,), F64))
+    program = Program(specs, ins, (5,), (specs, ins, (5,)))
+    inputs = _inputs()
+    out, = NumpyBackend().run(program, inputs).outputs
+    assert len(calls) == 2 and len(set(calls)) == 1
+    assert out.tolist() == [0, 2, -1, -2, -2, 10] and inputs[0].tolist() == list(range(6))
+
+
+def _aliasing(np):
+    """Writes next to every kind of alias: views, earlier pending readers, a kept
+    copy, a scatter, ufunc.at, a shared buffer and a loop of shrinking writes."""
+    a = np.arange(24.0).reshape(4, 6)
+    b = a * 1.0
+    v = b[1:]                     # a view: sees b's writes
+    before = b + 0.0              # read before the write: must not see it
+    b[0] = 7.0
+    b[1, 2:4] = -1.0
+    kept = b.copy()
+    b[2] = b[3]
+    c = b[:, ::2]
+    c[1:, 0] = 100.0
+    idx = np.array([0, 2, 2])
+    s = a + 0.0
+    s[idx] = np.array([[1.0] * 6, [2.0] * 6, [3.0] * 6])
+    np.add.at(s, idx, 1.0)
+    g = a + numpy.eye(4, 6) * 50
+    for k in range(1, 4):
+        g[k:, k - 1:] = g[k:, k - 1:] - (g[k:, k - 1] / g[k - 1, k - 1])[:, None] * g[k - 1, k - 1:]
+    return a, b, v, before, kept, c, s, g
+
+
+@pytest.mark.parametrize("tier", ["interpret", "auto", "compile"])
+def test_writes_match_numpy_whatever_aliases_them(backend, monkeypatch, tier):
+    monkeypatch.setenv("LAZYARR_TIER", tier)
+    for _ in range(3):  # auto: interpreted, then compiled
+        got = _aliasing(la)
+        for expected, value in zip(_aliasing(numpy), got):
+            numpy.testing.assert_array_equal(numpy.asarray(value), expected)
+
+
+def test_a_shared_host_buffer_sees_writes_and_is_never_written_by_a_program(backend,
+                                                                            monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "interpret")
+    x = la.arange(6.0) * 2
+    h = numpy.asarray(x)
+    y = x + 1.0
+    x[1:3] = 0.0
+    assert h.tolist() == [0, 0, 0, 6, 8, 10]
+    assert numpy.asarray(y).tolist() == [1, 3, 5, 7, 9, 11]
+    h[0] = 5.0
+    assert float(x[0]) == 5.0
