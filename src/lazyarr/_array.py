@@ -28,7 +28,8 @@ import numpy as np
 from . import _backend, _dtypes, _flush, _interop, _shared
 from ._errors import user_stacklevel
 from ._graph import Node, leaf
-from ._views import Flags, Layout, compose, owner_probe, push_back, replay, steps_between
+from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, replay,
+                     steps_between)
 
 
 class Array:
@@ -56,11 +57,12 @@ class Array:
             shared = _shared.snapshot(self._owner())
             if shared is not None:
                 return shared if layout is None or layout.base is None else replay(
-                    shared, layout.steps)
+                    shared, layout.steps_from(shared))
         if layout is not None and layout.base is not None:
             owner_node = layout.base._n
             if owner_node is not layout.seen:
-                self._n, layout.seen = replay(owner_node, layout.steps), owner_node
+                self._n = replay(owner_node, layout.steps_from(owner_node))
+                layout.seen = owner_node
                 _flush.track(self)
         return self._n
 
@@ -265,9 +267,14 @@ class Array:
         (`may_copy`, and `probe_fn` raises ValueError), a new array, or `on_copy()`.
         The scheduler's depth bound runs once the view is attached."""
         node = fn(self)
+        steps = steps_between(node, self._n)
+        if steps is None and _shared.EXPORTED:
+            # an exported array's node is a snapshot of its buffer: the steps are found
+            # from a plain handle of its node (the view reads the buffer all the same)
+            node = fn(Array(self._n, self._scalar))
+            steps = steps_between(node, self._n)
         result = Array(node, self._scalar)
-        result = self._make_view(result, steps_between(node, self._n), probe_fn, writeable,
-                                 on_copy, may_copy)
+        result = self._make_view(result, steps, probe_fn, writeable, on_copy, may_copy)
         _flush.bound(result._n)
         return result
 
@@ -288,8 +295,9 @@ class Array:
             except ValueError:  # NumPy would copy
                 return on_copy() if on_copy is not None else result
         owner = self._owner()
-        result._layout = Layout(owner, compose(parent.steps, steps), owner._n, probe,
-                                 writeable and parent.writeable, recipe)
+        chain = compose(parent.steps_from(owner._n), steps)
+        result._layout = Layout(owner, chain, owner._n, probe, writeable and parent.writeable,
+                                recipe)
         return result
 
     def _copy_in(self, order: str) -> "Array":
@@ -309,8 +317,9 @@ class Array:
         layout = self._layout
         if layout is not None and layout.base is not None:
             owner = layout.base
-            owner._n = push_back(owner._n, layout.steps, node)
-            layout.seen = owner._n
+            owner._n = push_back(owner._n, layout.steps_from(owner._n), node)
+            # a strided view's elements may alias: it reads the owner's result again
+            layout.seen = None if gathers(layout.steps) else owner._n
             _flush.track(owner)
         self._n = node
         _flush.track(self)
@@ -320,6 +329,14 @@ class Array:
 
     def _write_at(self, steps, node: Node) -> None:
         """Write `node` into the part of this array that `steps` select."""
+        layout = self._layout
+        if layout is not None and layout.base is not None and gathers(layout.steps):
+            # into the owner at once: an element of a strided view may alias another
+            owner = layout.base
+            owner._write(push_back(owner._n, compose(layout.steps_from(owner._n), steps),
+                                   node))
+            layout.seen = None
+            return
         self._write(push_back(self._node, steps, node))
 
     # ----- DLPack ------------------------------------------------------------------

@@ -327,3 +327,4 @@ from . import _ops_sort  # noqa: E402,F401  (sort, argsort, searchsorted, bincou
 from . import _ops_linalg  # noqa: E402,F401  (numpy.linalg)
 from . import _ops_fft  # noqa: E402,F401  (numpy.fft)
 from . import _ops_mutation  # noqa: E402,F401  (update_slice, scatter, scatter_ufunc)
+from . import _ops_bytes  # noqa: E402,F401  (bitcast, strided: byte-level views)

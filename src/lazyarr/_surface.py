@@ -27,7 +27,8 @@ from ._api import indexing, selection, sorting
 from ._api.creation import zeros
 from ._api.manipulation import concatenate
 from ._api.common import as_shape
-from ._graph import leaf
+from ._graph import apply, leaf
+from ._views import gathers
 
 
 def _host(x: Array) -> np.ndarray:
@@ -121,14 +122,23 @@ _same_dtype_view = Array.view  # _api.methods': a view handle of the same data
 
 
 def view(self, dtype=None, type=None):
-    """`x.view()` is a view of the same data; `x.view(dtype)` reinterprets the bytes
-    (NumPy's errors for an incompatible itemsize) as a new array."""
+    """`x.view()` is a view of the same data; `x.view(dtype)` a view reinterpreting
+    its bytes (NumPy's errors for an incompatible itemsize or layout), written through
+    to the owner as NumPy's is."""
     if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
         # a NumPy scalar's view is itself
         return self if self._scalar else _same_dtype_view(self, dtype)
     if isinstance(dtype, types.GenericAlias) or (isinstance(dtype, type.__class__)
                                                  and issubclass(dtype, np.ndarray)):
         return _host(self).view(dtype)
+    if type is None and not self._scalar:
+        new = np.dtype(dtype)
+        probe = self._layout_of().probe.view(new)  # NumPy's ValueError, before computing
+        if new.kind in "biufc" and (new.itemsize == self.itemsize
+                                    or not gathers(self._layout_of().steps)):
+            return self._view_by(lambda x: apply("bitcast", x._node, dtype=new,
+                                                 shape=probe.shape),
+                                 lambda parent, shape: parent.view(new))
     value = _host(self).view(dtype) if type is None else _host(self).view(dtype, type)
     if self._scalar and isinstance(value, np.ndarray) and value.ndim == 0:
         return _from_host(value.copy(), scalar=True)  # a scalar of the new dtype

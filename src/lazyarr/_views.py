@@ -18,6 +18,8 @@ import functools
 import numpy as np
 
 from ._graph import Node, apply, leaf
+from ._ops import OPS
+from ._ops_bytes import strided_index
 
 class Layout:
     """Where a handle's data sits, as NumPy would have it: the owner it views (None for
@@ -29,6 +31,16 @@ class Layout:
     def __init__(self, base, steps, seen, probe, writeable, recipe=None):
         self.base, self.steps, self.seen = base, steps, seen
         self._probe, self._recipe, self.writeable = probe, recipe, writeable
+
+    def steps_from(self, owner_node: Node) -> tuple:
+        """The steps from the owner's `owner_node`. NumPy's `a.shape = ...` reshapes the
+        owner in place and its earlier views keep viewing the same memory: a view made
+        when the owner had another shape starts with a reshape back to that shape."""
+        seen = self.seen
+        if seen is not None and owner_node.shape != seen.shape:
+            self.steps = compose((step("reshape", shape=seen.shape),), self.steps)
+            self.seen = owner_node
+        return self.steps
 
     @property
     def probe(self) -> np.ndarray:
@@ -132,7 +144,8 @@ class Flags:
 
 
 # broadcast_to views are read-only (NumPy's): they are replayed, never written through.
-VIEW_OPS = ("slice", "reshape", "transpose", "broadcast_to")
+# bitcast (`view(dtype)`) and strided (`as_strided`) are the byte-level views.
+VIEW_OPS = ("slice", "reshape", "transpose", "broadcast_to", "bitcast", "strided")
 
 
 def step(op_name: str, **attrs) -> tuple:
@@ -190,6 +203,11 @@ def _merged_slices(first: dict, second: dict) -> tuple:
 
 def push_back(origin: Node, steps, values: Node) -> Node:
     """The new value of `origin` once the part that `steps` select holds `values`."""
+    k = next((k for k in range(len(steps) - 1, -1, -1) if steps[k][0] == "strided"), None)
+    if k is not None:  # a scatter, in C order, into the flat buffer the strided step reads
+        values, steps = _scatter_strided(replay(origin, steps[:k]), steps[k:], values), steps[:k]
+        if not steps:
+            return values
     parents = [origin]
     for op_name, attrs in steps[:-1]:
         parents.append(apply(op_name, parents[-1], **dict(attrs)))
@@ -200,9 +218,48 @@ def push_back(origin: Node, steps, values: Node) -> Node:
         elif op_name == "transpose":
             inverse = tuple(np.argsort(attrs["axes"]).tolist())
             values = apply("transpose", values, axes=inverse)
+        elif op_name == "bitcast":
+            values = _bitcast_back(parent, values)
         elif values.shape != parent.shape or any(c != 1 for c in attrs["steps"]):
             starts = np.asarray(attrs["starts"], np.int64)
             values = apply("update_slice", parent, values, leaf(starts, starts.shape,
                                                                 starts.dtype),
                            steps=attrs["steps"])
     return values
+
+
+def gathers(steps) -> bool:
+    """Whether a view's steps read through `as_strided` (its elements may alias)."""
+    return builtins.any(op_name == "strided" for op_name, _ in steps)
+
+
+def _scatter_strided(flat: Node, steps, values: Node) -> Node:
+    """`flat` with `values` written where `steps` (a strided step, then slices,
+    reshapes, transposes and same-size bitcasts) select: the positions are found by
+    applying the steps to the strided step's index, so elements that alias get the
+    value written last in C order, as NumPy writes them."""
+    index = strided_index(**dict(steps[0][1]))
+    for op_name, attrs in steps[1:]:
+        if op_name != "bitcast":  # a same-size bitcast keeps the positions
+            index = OPS[op_name].ref(index, **dict(attrs))
+    index = np.ascontiguousarray(index).reshape(-1)
+    if not index.size:
+        return flat
+    values = apply("reshape", values, shape=(index.size,))
+    if values.dtype != flat.dtype:
+        values = apply("bitcast", values, dtype=flat.dtype, shape=values.shape)
+    unique = bool(np.unique(index).size == index.size)
+    return apply("scatter", flat, leaf(index, index.shape, index.dtype), values, unique=unique)
+
+
+def _bitcast_back(parent: Node, values: Node) -> Node:
+    """`parent` holding `values`, a view of it as another dtype. XLA's booleans are 0
+    or 1, so a bool view of other bytes keeps each byte whose truth is unchanged."""
+    if values.dtype != np.bool_ or parent.dtype == np.bool_:
+        return apply("bitcast", values, dtype=parent.dtype, shape=parent.shape)
+    uint8 = np.dtype(np.uint8)
+    old = apply("bitcast", parent, dtype=uint8, shape=values.shape)
+    same = apply("equal", values, apply("bitcast", parent, dtype=values.dtype,
+                                        shape=values.shape))
+    kept = apply("select", same, old, apply("convert", values, dtype=uint8))
+    return apply("bitcast", kept, dtype=parent.dtype, shape=parent.shape)

@@ -31,7 +31,7 @@ from lazyarr.backend_api import UFUNCS, op
 
 from . import registry
 # The chapters with their own lowering modules register themselves on import.
-from . import lowering_linalg, lowering_mutation, lowering_sort  # noqa: F401
+from . import lowering_bytes, lowering_linalg, lowering_mutation, lowering_sort  # noqa: F401
 
 
 # ---------------------------------------------------------------------------------
