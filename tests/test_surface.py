@@ -3,6 +3,9 @@ attribute of lazyarr's arrays, and the new methods and attributes (`strides` rea
 set, `shape` set, `flat`, `view`, `tobytes`, `resize`, the stride tricks, ...) match
 NumPy's values and errors."""
 
+import fractions
+import json
+import numbers
 import pickle
 
 import numpy as np
@@ -211,3 +214,48 @@ def test_docstrings_are_numpys_with_a_lazyarr_note():
         assert ours.__doc__.startswith(numpys.__doc__)
         assert "lazyarr\n-------\n" in ours.__doc__
     assert "add.reduce" in la.sum.__doc__.split("lazyarr\n-------\n")[1]  # lazyarr's own line
+
+
+ABCS = (numbers.Number, numbers.Complex, numbers.Real, numbers.Rational, numbers.Integral)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int64", "uint16", "uint64", "float16",
+                                   "float32", "float64", "complex64", "complex128"])
+def test_scalar_results_are_numbers_as_numpys(dtype):
+    """A 0-d result is an instance of the `numbers` ABCs NumPy registers its scalar
+    type with (floating: Real, integer: Integral, complex: Complex, bool: none); an
+    array (0-d ones made by asarray included) is none, as NumPy's are not."""
+    a = np.arange(1, 4).astype(dtype)
+    expected, got = a[1] * a[0], la.asarray(a)[1] * la.asarray(a)[0]
+    assert [isinstance(got, abc) for abc in ABCS] == [isinstance(expected, abc) for abc in ABCS]
+    assert got.__class__.__name__ == type(expected).__name__  # as NumPy's messages name it
+    for array in (la.asarray(a), la.asarray(a[0]), la.asarray(a).reshape(3, 1)):
+        assert not any(isinstance(array, abc) for abc in ABCS)
+        assert not any(isinstance(np.asarray(array), abc) for abc in ABCS)
+    assert isinstance(got, la.Array) and type(got) is la.Array
+    if dtype.startswith(("int", "uint")):
+        assert (got.numerator, got.denominator) == (expected.numerator, expected.denominator)
+        assert fractions.Fraction(got, 4) == fractions.Fraction(expected, 4)
+    else:
+        assert not hasattr(got, "numerator")
+    assert not hasattr(la.asarray(a), "numerator")
+
+
+def test_scalar_results_json_and_float_as_documented():
+    """docs/semantics.md: NumPy's float64 is a Python float (json.dumps works, and
+    isinstance(x, float) is true); a lazyarr result is not, so json.dumps raises the
+    TypeError NumPy raises for int64 or float32, naming the NumPy type; `.item()`
+    (or `default=`) gives the Python number."""
+    x, i = la.arange(4.0).sum(), la.arange(4).sum()
+    assert json.dumps(np.arange(4.0).sum()) == "6.0" and isinstance(np.float64(1), float)
+    assert not isinstance(x, float) and not isinstance(i, int)
+    for ours, numpys in ((x, None), (i, np.arange(4).sum())):
+        with pytest.raises(TypeError, match=f"type {ours.dtype} is not JSON serializable"):
+            json.dumps(ours)
+        if numpys is not None:
+            with pytest.raises(TypeError, match="type int64 is not JSON serializable"):
+                json.dumps(numpys)
+    assert json.dumps([x.item(), i.item()]) == "[6.0, 6]"
+    assert json.dumps(x, default=lambda o: o.item()) == "6.0"
+    with pytest.raises(AttributeError):
+        x.shape = (1,)  # a NumPy scalar's shape is not writable

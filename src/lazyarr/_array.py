@@ -32,6 +32,11 @@ from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, re
                      steps_between)
 
 
+# dtype -> the class a 0-d result of that dtype reports as its `__class__`
+SCALAR_KINDS: dict = {}
+_OBJECT_CLASS = object.__dict__["__class__"]
+
+
 class Array:
     """A lazy n-dimensional array with NumPy's semantics."""
 
@@ -47,6 +52,18 @@ class Array:
         self._scalar = scalar and node.shape == ()
         if not node.is_computed:
             _flush.track(self)
+
+    @property
+    def __class__(self):
+        """What `isinstance` consults after the type: for a 0-d result standing for a
+        NumPy scalar, the class `SCALAR_KINDS` gives for its dtype (registered with the
+        `numbers` ABC NumPy registers that scalar type with; see `_surface`)."""
+        cls = type(self)
+        return SCALAR_KINDS.get(self._n.dtype, cls) if self._scalar and cls is Array else cls
+
+    @__class__.setter
+    def __class__(self, cls) -> None:
+        _OBJECT_CLASS.__set__(self, cls)
 
     @property
     def _node(self) -> Node:

@@ -13,13 +13,14 @@ dtype is a new array, not a view sharing the buffer.
 from __future__ import annotations
 
 import math
+import numbers
 import pickle
 import types
 
 import numpy as np
 
 from . import _flush
-from ._array import Array
+from ._array import SCALAR_KINDS, Array
 from ._jax import jax_array
 from ._shared import export
 from ._api.common import as_array
@@ -255,6 +256,50 @@ def __hash__(self):
     return hash(self._printable())
 
 
+def _numerator(self):
+    """NumPy's integer scalars are `numbers.Integral`: their numerator is themselves."""
+    if not (self._scalar and self.dtype.kind in "iu"):
+        raise AttributeError("'numpy.ndarray' object has no attribute 'numerator'")
+    return self
+
+
+def _denominator(self):
+    if not (self._scalar and self.dtype.kind in "iu"):
+        raise AttributeError("'numpy.ndarray' object has no attribute 'denominator'")
+    return 1
+
+
+# The kinds of 0-d results, registered as NumPy registers its scalar types: floating
+# as numbers.Real, integer (signed and unsigned) as numbers.Integral, complex as
+# numbers.Complex; bool with none. Only `Array.__class__` of a 0-d result that stands
+# for a NumPy scalar names them, so arrays (0-d ones made by `asarray` included) are
+# no numbers, as NumPy's ndarrays are not.
+class FloatingResult(Array):
+    """A 0-d result standing for a NumPy floating scalar (`isinstance` only)."""
+    __slots__ = ()
+
+
+class IntegerResult(Array):
+    """A 0-d result standing for a NumPy integer scalar (`isinstance` only)."""
+    __slots__ = ()
+
+
+class ComplexResult(Array):
+    """A 0-d result standing for a NumPy complex scalar (`isinstance` only)."""
+    __slots__ = ()
+
+
+def _result_body(namespace: dict) -> None:
+    namespace.update(__slots__=(), __module__="lazyarr",
+                     __doc__="A 0-d result standing for this NumPy scalar type "
+                             "(`isinstance` only: the object's type is Array).")
+
+
+numbers.Real.register(FloatingResult)
+numbers.Integral.register(IntegerResult)
+numbers.Complex.register(ComplexResult)
+
+
 def __buffer__(self, flags):
     """The buffer protocol (Python 3.12+): the host buffer shared with NumPy."""
     return memoryview(export(self) if not self._scalar else _host(self))
@@ -277,6 +322,15 @@ def install() -> None:
     for name in ("trunc", "floor", "ceil"):
         setattr(Array, f"__{name}__", _scalar_protocol(name))
     Array.flat = property(_get_flat, _set_flat)
+    Array.numerator = property(_numerator)
+    Array.denominator = property(_denominator)
+    kinds = {"b": Array, "i": IntegerResult, "u": IntegerResult, "f": FloatingResult,
+             "c": ComplexResult}
+    for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float16", "float32", "float64", "complex64", "complex128"):
+        dtype = np.dtype(name)  # named as NumPy's scalar type (in messages: "int64")
+        SCALAR_KINDS[dtype] = types.new_class(name, (kinds[dtype.kind],),
+                                              exec_body=_result_body)
     Array.data = property(_data)
     Array.ctypes = property(_ctypes)
     Array.__class_getitem__ = classmethod(types.GenericAlias)

@@ -138,6 +138,8 @@ def set_strides(x: Array, strides) -> None:
                   "As an alternative, you can create a new view using "
                   "np.lib.stride_tricks.as_strided.", DeprecationWarning,
                   stacklevel=user_stacklevel())
+    if x._scalar:
+        raise AttributeError("attribute 'strides' of 'numpy.generic' objects is not writable")
     strides = tuple(strides) if np.iterable(strides) else (strides,)
     if len(strides) != x.ndim:
         raise ValueError(f"strides must be same length as shape ({x.ndim})")
@@ -162,6 +164,8 @@ def set_shape(x: Array, shape) -> None:
     """`x.shape = shape`: NumPy's in-place reshape, allowed where it needs no copy
     (AttributeError otherwise). A view stays a view of the same owner; an owner keeps
     its data, and its earlier views stay views of it (see `Layout.steps_from`)."""
+    if x._scalar:
+        raise AttributeError("attribute 'shape' of 'numpy.generic' objects is not writable")
     layout = x._layout_of()
     try:
         probe = np.reshape(layout.probe, shape, copy=False)
