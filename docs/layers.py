@@ -1,8 +1,10 @@
-"""The module layers of `src/lazyarr`, read from the real imports (ast, nothing is
-imported): `python docs/layers.py` prints them as the table that docs/architecture.md
-holds between its "layers:begin" and "layers:end" marks; `--write` updates the page.
-tests/test_layering.py runs it, so the page cannot drift from the code, and fails on
-an import cycle or an import of the package inside a function.
+"""The module layers of `src/lazyarr` and of the built-in XLA backend's package
+(`backends/xla/src/lazyarr_xla`), read from the real imports (ast, nothing is
+imported): `python docs/layers.py` prints them as the tables that docs/architecture.md
+holds between its "layers:begin"/"layers:end" and "xla-layers:begin"/"xla-layers:end"
+marks; `--write` updates the page. tests/test_layering.py runs it, so the page cannot
+drift from the code, and fails on an import cycle or an import of a package inside
+one of its own functions.
 """
 
 from __future__ import annotations
@@ -13,25 +15,30 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "lazyarr"
+XLA_PACKAGE = ROOT / "backends" / "xla" / "src" / "lazyarr_xla"
+PACKAGES = (PACKAGE, XLA_PACKAGE)
 PAGE = ROOT / "docs" / "architecture.md"
-BEGIN, END = "<!-- layers:begin (docs/layers.py writes this table) -->", "<!-- layers:end -->"
+MARKS = {PACKAGE: ("<!-- layers:begin (docs/layers.py writes this table) -->",
+                   "<!-- layers:end -->"),
+         XLA_PACKAGE: ("<!-- xla-layers:begin (docs/layers.py writes this table) -->",
+                       "<!-- xla-layers:end -->")}
 # The built-in backends are their own distributions (DESIGN.md: the top-level
 # backends/ folder); the core never imports them, and they are not layered here.
 EXCLUDED = ("lazyarr.backends",)
 
 
-def modules() -> dict[str, pathlib.Path]:
+def modules(package: pathlib.Path = PACKAGE) -> dict[str, pathlib.Path]:
     """Dotted module name -> file, for every module of the package."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         if not any(name == e or name.startswith(e + ".") for e in EXCLUDED):
             found[name] = path
     return found
 
 
-def _targets(module: str, is_package: bool, node, known) -> list[str]:
+def _targets(module: str, is_package: bool, node, known, root: str) -> list[str]:
     """The package modules an import statement names."""
     if isinstance(node, ast.Import):
         names = [alias.name for alias in node.names]
@@ -44,13 +51,14 @@ def _targets(module: str, is_package: bool, node, known) -> list[str]:
             base = node.module
         names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
                  for a in node.names]
-    return [n for n in names if n == "lazyarr" or n.startswith("lazyarr.")]
+    return [n for n in names if n == root or n.startswith(root + ".")]
 
 
-def imports() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
+def imports(package: pathlib.Path = PACKAGE
+            ) -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
     """Each module's imports of other package modules (any level), and the imports of
     the package made inside a function: (module, line, target)."""
-    known = modules()
+    known = modules(package)
     graph: dict[str, set[str]] = {m: set() for m in known}
     inside: list[tuple[str, int, str]] = []
     for module, path in known.items():
@@ -60,7 +68,7 @@ def imports() -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
         while stack:
             node, in_function = stack.pop()
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for target in _targets(module, is_package, node, known):
+                for target in _targets(module, is_package, node, known, package.name):
                     if target in known and target != module:
                         graph[module].add(target)
                     if in_function:
@@ -129,35 +137,41 @@ def layers(graph: dict[str, set[str]]) -> list[tuple[int, str, list[str]]]:
     return sorted((level[m], m, sorted(graph[m])) for m in graph)
 
 
-def _short(name: str) -> str:
-    return name.removeprefix("lazyarr.") if name != "lazyarr" else "lazyarr"
+def _short(name: str, root: str) -> str:
+    return name.removeprefix(root + ".") if name != root else root
 
 
-def table() -> str:
-    graph, _ = imports()
+def table(package: pathlib.Path = PACKAGE) -> str:
+    graph, _ = imports(package)
     lines = ["| layer | module | imports (package modules) |", "|---|---|---|"]
     for layer, module, deps in layers(graph):
-        shown = ", ".join(f"`{_short(d)}`" for d in deps) or "(none)"
-        lines.append(f"| {layer} | `{_short(module)}` | {shown} |")
+        shown = ", ".join(f"`{_short(d, package.name)}`" for d in deps) or "(none)"
+        lines.append(f"| {layer} | `{_short(module, package.name)}` | {shown} |")
     return "\n".join(lines)
 
 
 def page_with_table(page: str) -> str:
-    head, rest = page.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{table()}\n{END}{tail}"
+    for package, (begin, end) in MARKS.items():
+        head, rest = page.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        page = f"{head}{begin}\n{table(package)}\n{end}{tail}"
+    return page
 
 
 if __name__ == "__main__":
-    graph, inside = imports()
-    found = cycles(graph)
-    for component in found:
-        print("cycle:", ", ".join(component), file=sys.stderr)
-    for module, line, target in inside:
-        print(f"import inside a function: {module}:{line} -> {target}", file=sys.stderr)
-    if found:
+    failed = False
+    for package in PACKAGES:
+        graph, inside = imports(package)
+        found = cycles(graph)
+        for component in found:
+            print("cycle:", ", ".join(component), file=sys.stderr)
+        for module, line, target in inside:
+            print(f"import inside a function: {module}:{line} -> {target}", file=sys.stderr)
+        failed = failed or bool(found)
+    if failed:
         sys.exit(1)
     if "--write" in sys.argv:
         PAGE.write_text(page_with_table(PAGE.read_text()))
     else:
-        print(table())
+        for package in PACKAGES:
+            print(f"{package.name}:\n{table(package)}\n")

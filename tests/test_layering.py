@@ -1,11 +1,14 @@
-"""The package's layering, read from its imports (docs/layers.py): no import cycle,
-no import of the package inside a function, every file under 1,000 lines, and
-docs/architecture.md's layer table as the code has it."""
+"""The layering of lazyarr and of the built-in XLA backend's package, read from their
+imports (docs/layers.py): no import cycle, no import of the package inside a function,
+every file under 1,000 lines, and docs/architecture.md's layer tables as the code has
+them."""
 
 from __future__ import annotations
 
 import importlib.util
 import pathlib
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("layers", ROOT / "docs" / "layers.py")
@@ -17,13 +20,18 @@ _spec.loader.exec_module(layers)
 KNOWN_INSIDE: set = set()  # (module, imported module) pairs allowed inside a function
 
 
-def test_no_import_cycle():
-    graph, _ = layers.imports()
+PACKAGES = pytest.mark.parametrize("package", layers.PACKAGES, ids=lambda p: p.name)
+
+
+@PACKAGES
+def test_no_import_cycle(package):
+    graph, _ = layers.imports(package)
     assert layers.cycles(graph) == []
 
 
-def test_no_import_of_the_package_inside_a_function():
-    _, inside = layers.imports()
+@PACKAGES
+def test_no_import_of_the_package_inside_a_function(package):
+    _, inside = layers.imports(package)
     found = [f"{m}:{line} imports {t}" for m, line, t in inside if (m, t) not in KNOWN_INSIDE]
     assert found == []
 
@@ -34,10 +42,17 @@ def test_the_cycle_check_finds_cycles():
     assert layers.layers({"a": {"b"}, "b": set()}) == [(0, "b", []), (1, "a", ["b"])]
 
 
-def test_every_module_is_layered_and_under_1000_lines():
+def test_every_module_is_layered():
     graph, _ = layers.imports()
     assert "lazyarr._array" in graph and "lazyarr._api.common" in graph
-    long = {m: n for m, p in layers.modules().items()
+    graph, _ = layers.imports(layers.XLA_PACKAGE)
+    assert "lazyarr_xla.lowering" in graph and "lazyarr_xla.lowering_common" in graph
+    assert "lazyarr_xla.lowering_common" in graph["lazyarr_xla.lowering_complex"]
+
+
+@PACKAGES
+def test_every_module_is_under_1000_lines(package):
+    long = {m: n for m, p in layers.modules(package).items()
             if (n := len(p.read_text().splitlines())) >= 1000}
     assert long == {}
 
