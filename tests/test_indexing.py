@@ -207,3 +207,74 @@ def test_complex_values_written_into_a_bool_array_are_true_where_either_part_is(
     check(np_setitem, la_setitem, np.zeros(4, bool), slice(-1, -3, -2),
           np.array([3j], np.complex64))
     check(np_setitem, la_setitem, np.zeros(2, bool), slice(None), np.array([3j, 0j]))
+
+
+def raises_index_error_by_the_read(write) -> None:
+    """NumPy's IndexError for `write(np)`; lazyarr's for `write(la)`, at the call or,
+    for a pending index array (docs/semantics.md), when the result is read."""
+    with pytest.raises(IndexError):
+        write(np)
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(write(la))
+
+
+@pytest.mark.parametrize("shape, start, count", [
+    ((1, 0), -2, 2), ((2, 0), -4, 2), ((0, 0), 0, 4), ((0,), -3, 1), ((3, 0), 1, 3)])
+def test_a_pending_index_into_an_empty_selection_is_still_checked(shape, start, count):
+    """Fuzzer (22 programs): `v[np.arange(2) - 2] = 3` into a (1, 0) array selects no
+    element, yet NumPy checks every index (IndexError); a pending index array's check
+    ran only when something was written, so nothing raised."""
+    def write(module):
+        x = module.zeros(shape)
+        x[module.arange(count) + start] = 3
+        return x
+    raises_index_error_by_the_read(write)
+    check(lambda x: x.__setitem__(np.arange(2) - 1, 3) or x,
+          lambda x: x.__setitem__(la.arange(2) - 1, 3) or x, np.zeros((2, 0)))
+
+
+def test_a_view_written_through_a_pending_index_from_itself():
+    """Fuzzer (7 programs): `v[np.arange(2) - 4] = v` into a view of size 1 is NumPy's
+    IndexError; it was taken for an in-place operator's write-back (the value is the
+    view itself) and skipped."""
+    def write(module):
+        v = module.full(1, -1.0)[0::2][:-2:-2]
+        v[module.arange(2) - 4] = v
+        return v
+    raises_index_error_by_the_read(write)
+
+    def fine(module, host):
+        w = module.asarray(host.copy())[::-1]
+        w[module.arange(2) + 0] = w + 1
+        w[module.arange(2) + 0] = w
+        return w
+    check(lambda h: fine(np, h), lambda h: fine(la, h), np.arange(3.0))
+
+
+@pytest.mark.parametrize("key", [[], (slice(None), []), [0, 1]])
+@pytest.mark.parametrize("vshape", [(2, 0), (5, 1, 0), (2, 1), (1, 3, 0), (5, 1, 1), (0,),
+                                    (2, 0, 1)])
+def test_values_of_more_dimensions_reshape_into_an_advanced_index(key, vshape):
+    """Fuzzer (12 programs): `a[[]] = zeros((2, 0))` is accepted by NumPy, which reshapes
+    a value of more dimensions than the indexing result to its last dimensions where
+    the sizes agree (so an empty value of any leading shape fits an empty selection)."""
+    check(np_setitem, la_setitem, np.zeros((3, 0)), key, np.zeros(vshape))
+    check(np_setitem, la_setitem, np.zeros(3), key if key != (slice(None), []) else [],
+          np.zeros(vshape))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "bool"])
+@pytest.mark.parametrize("value", [np.complex128(complex(np.inf, 1)), np.float64("nan"),
+                                   np.float32(1e20), float("nan"), 2**40])
+@pytest.mark.parametrize("key", [[0], [], 0, slice(0, 1), "pending", "pending empty"])
+def test_numpy_scalars_are_cast_as_arrays_into_an_advanced_index(dtype, value, key,
+                                                                 quiet_warnings):
+    """Fuzzer (10 programs): `a[[0]] = np.float64(nan)` into ints is an unsafe array
+    cast in NumPy (no error), `a[0] = np.float64(nan)` and any Python nan a ValueError."""
+    def write(module, host):
+        x = module.asarray(host.copy())
+        k = {"pending": module.arange(1) + 0, "pending empty": module.arange(0) - 3}.get(
+            key, key) if isinstance(key, str) else key
+        x[k] = value
+        return x
+    check(lambda h: write(np, h), lambda h: write(la, h), np.zeros(3, dtype))

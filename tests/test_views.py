@@ -11,6 +11,7 @@ import lazyarr as la
 from lazyarr import _flush
 
 from differential import assert_same, check
+from fuzz.runner import compare
 from strategies import arrays, elements
 
 # Each view op, written once for both libraries (their methods and indexing agree).
@@ -35,6 +36,8 @@ VIEW_OPS = {
     "squeeze": lambda x: x[:1].squeeze(),
     "diagonal": lambda x: x.diagonal(),
     "last_column": lambda x: x[..., -1],
+    "real": lambda x: x.real,
+    "imag": lambda x: x.imag,
 }
 
 
@@ -45,6 +48,8 @@ def applicable(name: str, x) -> bool:
         return x.ndim >= 1 and x.shape[0] > 0
     if name in ("mT", "diagonal"):
         return x.ndim >= 2
+    if name == "imag":  # of a real array, read-only zeros (test_function_views_...)
+        return x.dtype.kind == "c"
     if name == "last_column":
         return x.ndim >= 1 and x.shape[-1] > 0
     return True
@@ -404,3 +409,40 @@ def test_broadcast_views_cannot_be_made_writeable():
     with pytest.raises(ValueError, match="WRITEABLE"):
         x.flags.writeable = True
     assert not x.flags.writeable
+
+
+# Fuzzer programs (minimized): a write into `real`/`imag` of a complex array, or of a
+# view of one, changes the array and every view of it.
+PART_PROGRAMS = [
+    ["v0 = np.array([[(1+2j), (1+2j)], [3j, 3j]], dtype=np.complex64)",
+     "v7 = v0.ravel()", "v5 = v7.real", "v5[[1]] = -1"],
+    ["v0 = np.array(3j, dtype=np.complex64)", "v2 = np.where(v0 > 1, v0, 3.0)",
+     "v4 = v2.imag", "v8 = np.squeeze(v4)", "v8[None] = 2"],
+    ["v1 = np.array([9, 5, 2, 9], dtype=np.uint8)", "v16 = (v1 > 4).astype(np.complex64)",
+     "v18 = np.real(v16)", "v16[-4] = v1.prod()", "v19 = np.imag(v16)", "v19 += 3"],
+    ["v0 = np.arange(6, dtype=np.complex128).reshape(2, 3)", "v1 = v0.T.imag",
+     "v1[1] = -0.0", "v2 = v0.real[:, ::-2]", "v2 *= 10", "v0.real = 7",
+     "v0.imag = [[1], [2]]", "v3 = v0.real.flags.writeable"],
+    ["v0 = np.zeros((0, 3), dtype=np.complex64)",
+     "v1 = np.broadcast_to(v0, (2,) + v0.shape)", "v2 = v1.imag", "v3 = v1.real",
+     "v4 = v2.flags.writeable"],
+    ["v0 = np.arange(3.0)", "v1 = v0.real", "v1[0] = 7", "v2 = v1 is v0"],
+    # an empty array's imaginary parts, read through NumPy (its buffer has no bytes)
+    ["v0 = np.array([], dtype=np.complex64)", "v6 = np.cumsum(np.where(v0 > 1, v0, 3))",
+     "v9 = v6.imag", "v10 = v0.imag", "v11 = np.asarray(v9)"],
+]
+
+
+@pytest.mark.parametrize("program", PART_PROGRAMS)
+def test_real_and_imag_are_write_through_views(program, backend):
+    assert compare(program, backend) is None
+
+
+def test_setting_real_or_imag():
+    """`x.real = v` writes the real parts; a real array has no imaginary part to set and
+    a NumPy scalar's parts are not writable: NumPy's TypeError and AttributeError."""
+    for module in (np, la):
+        with pytest.raises(TypeError, match="imaginary part"):
+            module.arange(3.0).imag = 1
+        with pytest.raises(AttributeError):
+            module.array([1j]).sum().real = 1

@@ -75,6 +75,8 @@ def export(x) -> np.ndarray:
     probe, owner_probe = x._layout_of().probe, owner._layout_of().probe
     offset = (probe.__array_interface__["data"][0]
               - owner_probe.__array_interface__["data"][0])
+    if not x.size:  # no element to reach (the imaginary parts of none start past the end)
+        offset = 0
     view = np.ndarray(x.shape, x.dtype, buffer=h, offset=offset, strides=probe.strides)
     if not x._layout_of().writeable:
         view.flags.writeable = False

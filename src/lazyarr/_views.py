@@ -4,7 +4,8 @@ view's node derives from its owner's.
 A view records its owner and the steps (slice, reshape and transpose primitives) from
 the owner's node to its own. `replay` derives the view's node again after the owner
 changed; `push_back` turns a write into the view into the owner's new node (an
-`update_slice` for a slice, the inverse reshape or transpose). Each handle's `Layout`
+`update_slice` for a slice, the inverse reshape or transpose, the other part of a
+complex owner for `real`/`imag`). Each handle's `Layout`
 also holds a NumPy stand-in with the strides NumPy's array would have (over a fake
 one-element buffer, never read), which answers `flags`, `shares_memory` and whether
 NumPy's `reshape`/`ravel` would copy. Nothing here builds an Array.
@@ -144,8 +145,10 @@ class Flags:
 
 
 # broadcast_to views are read-only (NumPy's): they are replayed, never written through.
-# bitcast (`view(dtype)`) and strided (`as_strided`) are the byte-level views.
-VIEW_OPS = ("slice", "reshape", "transpose", "broadcast_to", "bitcast", "strided")
+# bitcast (`view(dtype)`) and strided (`as_strided`) are the byte-level views; `real`
+# and `imag` of a complex array are views of one part of each element.
+VIEW_OPS = ("slice", "reshape", "transpose", "broadcast_to", "bitcast", "strided", "real",
+            "imag")
 
 
 def step(op_name: str, **attrs) -> tuple:
@@ -203,11 +206,25 @@ def _merged_slices(first: dict, second: dict) -> tuple:
 
 def push_back(origin: Node, steps, values: Node) -> Node:
     """The new value of `origin` once the part that `steps` select holds `values`."""
-    k = next((k for k in range(len(steps) - 1, -1, -1) if steps[k][0] == "strided"), None)
-    if k is not None:  # a scatter, in C order, into the flat buffer the strided step reads
+    while True:
+        k = next((k for k in range(len(steps) - 1, -1, -1) if steps[k][0] == "strided"),
+                 None)
+        if k is None:
+            return _push_back_steps(origin, steps, values)
+        part = next((j for j in range(k + 1, len(steps)) if steps[j][0] in ("real", "imag")),
+                    None)
+        if part is not None:  # the parts of complex elements go back as whole elements
+            values = _push_back_steps(replay(origin, steps[:part]), steps[part:], values)
+            steps = steps[:part]
+            continue
+        # a scatter, in C order, into the flat buffer the strided step reads
         values, steps = _scatter_strided(replay(origin, steps[:k]), steps[k:], values), steps[:k]
         if not steps:
             return values
+
+
+def _push_back_steps(origin: Node, steps, values: Node) -> Node:
+    """push_back through steps without `strided`: each step undone, last first."""
     parents = [origin]
     for op_name, attrs in steps[:-1]:
         parents.append(apply(op_name, parents[-1], **dict(attrs)))
@@ -220,6 +237,10 @@ def push_back(origin: Node, steps, values: Node) -> Node:
             values = apply("transpose", values, axes=inverse)
         elif op_name == "bitcast":
             values = _bitcast_back(parent, values)
+        elif op_name == "real":
+            values = apply("complex", values, apply("imag", parent))
+        elif op_name == "imag":
+            values = apply("complex", apply("real", parent), values)
         elif values.shape != parent.shape or any(c != 1 for c in attrs["steps"]):
             starts = np.asarray(attrs["starts"], np.int64)
             values = apply("update_slice", parent, values, leaf(starts, starts.shape,

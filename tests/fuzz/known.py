@@ -6,16 +6,8 @@ program of the CI budget, so none stays after its fix)."""
 import re
 
 OPEN = {
-    # real/imag of a complex array are copies here, write-through views in NumPy
-    r"^v=(v\.(real|imag)|np\.(real|imag)\(v\))$":
-        "real/imag of a complex array are not write-through views (class 5)",
     r"clip\(v,complex|^v(-|\+)=\(N\+Nj\)|^v=v\*\*N$":
         "complex infinities and NaNs in power, clip and arithmetic (class 8)",
-    r"read later: BackendFailure":
-        "XLA: a pending index into a size-0 axis fails to compile (class 9)",
-    r"\[v\[np\.arange\(N\)(-N|%N==N)\]=.*NumPy (IndexError|None), lazyarr (None|OverflowError)":
-        "an index array that selects nothing: NumPy checks its bounds but converts no value",
-    r"\[v\[\[\]\]=v\]": "a value of any shape into an empty fancy selection",
     r"power\(v,v\)\]: NumPy ValueError, lazyarr None": "a pending exponent's negative values "
         "raise when computed (docs/semantics.md)",
     r"signbit": "the sign of zero sums in dot (class 8)",

@@ -216,15 +216,21 @@ def astype(x, dtype, /, *, copy: bool = True, device=None):
 
 @export
 def real(val):
+    """NumPy's `real`: of a complex array, a write-through view of its real parts; any
+    other array itself."""
     x = as_array(val)
-    return wrap(apply("real", x._node), x._scalar) if _dtypes.is_complex(x.dtype) else x
+    if _dtypes.is_complex(x.dtype):
+        return x._view_by(lambda v: apply("real", v._node), lambda probe, shape: probe.real)
+    return x
 
 
 @export
 def imag(val):
+    """NumPy's `imag`: of a complex array, a write-through view of its imaginary parts;
+    of any other array, read-only zeros."""
     x = as_array(val)
     if _dtypes.is_complex(x.dtype):
-        return wrap(apply("imag", x._node), x._scalar)
+        return x._view_by(lambda v: apply("imag", v._node), lambda probe, shape: probe.imag)
     # NumPy: zeros, read-only, and a NumPy scalar's imag is a scalar.
     zeros = wrap(full_node(0, x.shape, x.dtype), x._scalar)
     if not x._scalar:

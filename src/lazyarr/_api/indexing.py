@@ -348,9 +348,14 @@ def setitem(x: Array, key, value) -> None:
     mismatch = basic_mismatch if where.plan is None else advanced_mismatch(x, key)
     if where.plan is not None:
         value = _advanced_value(x, key, value)
-    values = assigned_values(value, x.dtype, where.shape, mismatch, where.scalar)
-    if not math.prod(where.shape) or _is_region_of(value, x, where.steps):
-        return
+    values = assigned_values(value, x.dtype, where.shape, mismatch, where.scalar,
+                             advanced=where.plan is not None)
+    if where.plan is None:
+        if not math.prod(where.shape) or _is_region_of(value, x, where.steps):
+            return
+    elif not math.prod(where.shape) and (where.plan.flat.is_computed
+                                         or not math.prod(where.plan.flat.shape)):
+        return  # nothing selected, by indices already checked
     if where.plan is not None:
         rows = replay(x._node, where.steps)
         values = apply("scatter", rows, *row_updates(where.plan, values), unique=where.unique)
@@ -389,7 +394,7 @@ def _masked_fill(x: Array, key, value) -> bool:
         fitted_shape(vshape, (1,) + rows, basic_mismatch)
     except ValueError:
         return False
-    values = assigned_values(value, x.dtype, (1,) + rows)
+    values = assigned_values(value, x.dtype, (1,) + rows, advanced=True)
     values = broadcast_node(reshape_node(values, (1,) * key.ndim + rows), x.shape)
     mask = broadcast_node(reshape_node(as_array(key)._node, key.shape + (1,) * len(rows)),
                           x.shape)
@@ -464,11 +469,16 @@ def _advanced_value(x: Array, key, value):
 
 
 def assigned_values(value, dtype, shape: tuple, mismatch=basic_mismatch,
-                    scalar: bool = False):
+                    scalar: bool = False, advanced: bool = False):
     """`value` as NumPy's assignment into `shape` elements of `dtype` takes it, as a
     node of that shape: host values are cast by NumPy itself (so its errors and
     warnings are NumPy's: OverflowError, ComplexWarning, ...), lazy ones unsafely as
-    NumPy casts arrays. `scalar`: a single element (every index an integer)."""
+    NumPy casts arrays. `scalar`: a single element (every index an integer).
+    `advanced`: into an advanced index, which NumPy converts a NumPy scalar for as an
+    array (unsafely: `a[[0]] = np.float64(nan)` into ints is no error, `a[0] = ...` is)
+    and lets a value of more dimensions fit by a reshape (see `fitted_shape`)."""
+    if advanced and isinstance(value, np.generic):
+        value = np.asarray(value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, Array) for v in value):
         value = as_array(value)
     if isinstance(value, Array):
@@ -487,13 +497,13 @@ def assigned_values(value, dtype, shape: tuple, mismatch=basic_mismatch,
             else:
                 raise ValueError("setting an array element with a sequence.")
         node = reshape_node(cast_unsafe(value, dtype)._node,
-                            fitted_shape(value.shape, shape, mismatch))
+                            fitted_shape(value.shape, shape, mismatch, advanced))
     elif scalar:
         proxy = np.empty(1, dtype)
         proxy[0] = value
         node = leaf(proxy.reshape(()), (), proxy.dtype)
     else:
-        fitted = fitted_shape(np.shape(value), shape, mismatch)
+        fitted = fitted_shape(np.shape(value), shape, mismatch, advanced)
         if isinstance(value, np.ndarray):  # an array's leading length-1 axes broadcast away
             value = value.reshape(fitted)
         proxy = np.empty(fitted, dtype)
@@ -502,10 +512,16 @@ def assigned_values(value, dtype, shape: tuple, mismatch=basic_mismatch,
     return broadcast_node(node, shape)
 
 
-def fitted_shape(vshape: tuple, shape: tuple, mismatch) -> tuple:
+def fitted_shape(vshape: tuple, shape: tuple, mismatch, advanced: bool = False) -> tuple:
     """`vshape` without the leading length-1 axes NumPy drops, checked to broadcast to
-    `shape` (`mismatch(vshape, shape)` is raised otherwise)."""
+    `shape` (`mismatch(vshape, shape)` is raised otherwise). Into an advanced index,
+    NumPy reshapes a value of more dimensions to its last ones where the size allows,
+    so an empty value of any leading shape fits an empty selection (`a[[]] =
+    zeros((2, 0))`)."""
     fitted = tuple(vshape)
+    if advanced and len(fitted) > len(shape) and \
+            math.prod(fitted) == math.prod(fitted[len(fitted) - len(shape):]):
+        fitted = fitted[len(fitted) - len(shape):]
     while len(fitted) > len(shape) and fitted[0] == 1:
         fitted = fitted[1:]
     if len(fitted) > len(shape) or any(

@@ -222,6 +222,23 @@ PROPERTIES = {
     "sharding": lambda self: _namespace.sharding_of(self),
 }
 
+
+
+def _set_part(part: str):
+    """`x.real = v`, `x.imag = v`: a write into the part's view, as NumPy's setters;
+    a real array has no imaginary part to set (NumPy's TypeError)."""
+    def setter(self, value):
+        if self._scalar:
+            raise AttributeError(f"attribute '{part}' of 'numpy.generic' objects is not "
+                                 "writable")
+        if part == "imag" and not _dtypes.is_complex(self.dtype):
+            raise TypeError("array does not have imaginary part to set")
+        getattr(_ew, part)(self)[...] = value
+    return setter
+
+
+SETTERS = {"real": _set_part("real"), "imag": _set_part("imag")}
+
 # Arithmetic, bitwise and comparison operators, reflected and in place: (operator
 # name, ufunc name).
 BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -319,7 +336,7 @@ def install(cls=Array) -> None:
         setattr(cls, name, fn)
     for name, fn in PROPERTIES.items():
         fn.__name__ = fn.__qualname__ = name
-        setattr(cls, name, property(fn))
+        setattr(cls, name, property(fn, SETTERS.get(name)))
     for name, ufunc_name in BINARY.items():
         ufunc = _power_operator if name == "pow" else getattr(_ew, ufunc_name)
         setattr(cls, f"__{name}__", _forward(ufunc))

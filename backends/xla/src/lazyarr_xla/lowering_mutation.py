@@ -65,6 +65,10 @@ def _last_updates(index, rows: int):
 
 
 def _scatter(x, index, values, unique):
+    if not x.size or not values.size:
+        # Nothing is written (an index into an empty axis was flagged out of bounds):
+        # XLA cannot gather the last updates from no rows.
+        return x
     if unique:
         return x.at[index].set(values, unique_indices=True, mode="promise_in_bounds")
     return x.at[_last_updates(index, x.shape[0])].set(values, mode="drop")
@@ -83,7 +87,7 @@ def _occurrence(index):
 
 
 def _scatter_ufunc(x, index, *values, ufunc, dtype):
-    if index.shape[0] == 0:
+    if index.shape[0] == 0 or not x.size:
         return x
     fn = registry.unchecked(op(ufunc))  # errors a checked lowering reports are not raised here
     convert = registry.unchecked(op("convert"))
