@@ -287,7 +287,8 @@ import numpy
 import lazyarr as la
 pid, port, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 la.distributed.initialize(f"127.0.0.1:{port}", 2, pid, heartbeat_timeout_seconds=HEARTBEAT,
-                          initialization_timeout=60)
+                          initialization_timeout=60,
+                          on_peer_failure="abort" if mode == "die" else "raise")
 if mode == "die" and pid == 1:
     os._exit(3)  # a crash after joining
 host = numpy.random.default_rng(0).standard_normal((64, 32))
@@ -314,9 +315,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _two_processes(tmp_path, mode: str, heartbeat: int):
+def _two_processes(tmp_path, mode: str, heartbeat: int, worker: str = WORKER,
+                   stop_after: float | None = None):
+    """Run `worker` as processes 0 and 1; (exit code, stdout, stderr, seconds) of each.
+    `stop_after`: kill process 1 that many seconds after the start (a frozen one)."""
     script = tmp_path / "worker.py"
-    script.write_text(WORKER.replace("HEARTBEAT", str(heartbeat)))
+    script.write_text(worker.replace("HEARTBEAT", str(heartbeat)))
     port = _free_port()
     env = _env(2, LAZYARR_SHARD_MIN_BYTES="0")
     procs = [subprocess.Popen([sys.executable, str(script), str(i), str(port), mode], env=env,
@@ -325,6 +329,12 @@ def _two_processes(tmp_path, mode: str, heartbeat: int):
     start = time.monotonic()
     results = []
     try:
+        if stop_after is not None:
+            try:
+                procs[0].wait(timeout=stop_after)
+            except subprocess.TimeoutExpired:
+                pass
+            procs[1].kill()
         for p in procs:
             out, err = p.communicate(timeout=TIMEOUT)
             results.append((p.returncode, out, err, time.monotonic() - start))
@@ -358,7 +368,7 @@ def test_two_processes_give_numpy_results_on_each(tmp_path):
             for _, out, _, _ in results] == [[0, 2], [1, 2]]
 
 
-def test_a_dead_process_stops_the_others_within_the_heartbeat_timeout(tmp_path):
+def test_with_abort_a_dead_process_stops_the_others_within_the_heartbeat_timeout(tmp_path):
     heartbeat = 5
     (code0, out0, err0, seconds0), (code1, _, _, _) = _two_processes(tmp_path, "die", heartbeat)
     assert code1 == 3
@@ -367,3 +377,76 @@ def test_a_dead_process_stops_the_others_within_the_heartbeat_timeout(tmp_path):
     # hang); the survivor never finished its sleep of 4 heartbeat timeouts.
     assert code0 != 0 and "stopped sending heartbeats" in err0, err0[-3000:]
     assert '"devices"' not in out0 and seconds0 < TIMEOUT
+
+
+# A peer that fails mid-script, under the default on_peer_failure="raise".
+PEER = """
+import json, os, signal, sys, time
+import numpy
+import lazyarr as la
+pid, port, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+la.distributed.initialize(f"127.0.0.1:{port}", 2, pid, heartbeat_timeout_seconds=HEARTBEAT,
+                          collective_timeout_seconds=2 * HEARTBEAT, initialization_timeout=60)
+host = numpy.random.default_rng(0).standard_normal((64, 32))
+a = la.asarray(host)
+total = float(a.sum())  # both processes take part
+small = la.replicate(la.asarray(host[:4, :4]) * 2)  # a copy on every device
+before = numpy.asarray(small).tolist()
+if pid == 1 and mode == "die":
+    os._exit(3)  # an abrupt failure, mid-script
+if pid == 1 and mode == "freeze":
+    os.kill(os.getpid(), signal.SIGSTOP)  # alive but silent, until the test kills it
+if pid == 0 and mode == "die0":
+    os._exit(3)  # the coordinator
+out = {"total": total}
+for name, compute in (("first", lambda: float((la.sin(a) * 2).sum())),
+                      ("second", lambda: numpy.asarray(a + 1))):
+    start = time.monotonic()
+    try:
+        compute()
+        out[name] = "no error"
+    except la.distributed.PeerFailure as exc:
+        out[name] = [str(exc), list(exc.processes), time.monotonic() - start]
+out["small"] = numpy.asarray(small).tolist() == before  # this process's own copy
+with la.use_backend("numpy"):  # lazyarr goes on in this process
+    out["local"] = float(la.asarray(host).sum() * 2)
+out["exiting"] = time.monotonic()
+print(json.dumps(out), flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["die", "freeze"])
+def test_a_failed_process_is_a_peer_failure_in_the_other(tmp_path, mode):
+    import numpy
+    heartbeat = 3
+    results = _two_processes(tmp_path, mode, heartbeat, PEER,
+                             stop_after=60 if mode == "freeze" else None)
+    (code0, out0, err0, seconds0), (code1, _, _, _) = results
+    assert code1 == (3 if mode == "die" else -9)
+    assert code0 == 0, err0[-3000:]
+    got = json.loads(out0.strip().splitlines()[-1])
+    host = numpy.random.default_rng(0).standard_normal((64, 32))
+    numpy.testing.assert_allclose(got["total"], host.sum(), rtol=1e-12)
+    message, processes, seconds = got["first"]
+    assert processes == [1] and message.startswith("process 1 of this 2-process run failed")
+    assert f"after {heartbeat} s without heartbeats" in message, message
+    # gloo reports the lost peer, at the latest when the collective times out (2 x
+    # heartbeat); lazyarr then asks jax which processes are alive (at most the
+    # heartbeat timeout more).
+    assert seconds < 2 * heartbeat + heartbeat + 5, got
+    message, _, seconds = got["second"]
+    assert "every program over its devices fails from here" in message and seconds < 2
+    assert got["small"] is True
+    assert got["local"] == float(host.sum() * 2)
+    assert seconds0 < TIMEOUT
+
+
+def test_the_coordinators_death_ends_the_others_with_jaxs_message(tmp_path):
+    heartbeat = 3
+    (code0, _, _, _), (code1, out1, err1, seconds1) = _two_processes(tmp_path, "die0",
+                                                                      heartbeat, PEER)
+    assert code0 == 3
+    # Process 0 hosts jax's coordination service: jax ends the others (SIGABRT), at
+    # once, naming it; lazyarr cannot turn that into an exception.
+    assert code1 == -6 and "Failed to send RPC to coordination service" in err1, err1[-3000:]
+    assert '"first"' not in out1 and seconds1 < TIMEOUT

@@ -69,7 +69,30 @@ class BackendFailure(RuntimeError):
             message += (f"\n  operation: {instruction.op.name} -> shape {instruction.shape}, "
                         f"dtype {instruction.dtype}, created at {where}")
         message += "\n  No array was changed; the pending arrays can still be used."
+        if cls is BackendFailure and out_of_memory(error):
+            return BackendMemoryError(message)
         return cls(message)
+
+
+class BackendMemoryError(BackendFailure, MemoryError):
+    """A backend could not allocate what a program needs (XLA's RESOURCE_EXHAUSTED):
+    NumPy's MemoryError, and a BackendFailure (nothing was changed)."""
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether a backend's error is a failed allocation."""
+    if isinstance(error, MemoryError):
+        return True
+    text = str(error)
+    return "RESOURCE_EXHAUSTED" in text or "Out of memory" in text
+
+
+class PeerFailure(BackendFailure):
+    """Another process of a multi-process run (lazyarr.distributed) failed: a program
+    or a host read that needs its devices cannot run. `processes` names the failed
+    processes. Arrays held by this process alone stay usable."""
+
+    processes: tuple[int, ...] = ()
 
 
 def _nbytes(shape, dtype) -> int:

@@ -3,7 +3,8 @@
 A backend is a plugin (an entry point in the group `lazyarr.backends`) that runs
 `Program`s. It imports this module and nothing else of lazyarr: the program format
 (`Program`, `Instruction`, `Check`), the primitives (`Op`, `op`, `OPS`, `UFUNCS`), the
-exceptions it may raise (`BackendFailure`, `LinAlgError`), the events it reports back
+exceptions it may raise (`BackendFailure`, `BackendMemoryError` for a failed allocation,
+`PeerFailure` for a failed process of a multi-process run, `LinAlgError`), the events it reports back
 (`Events`, `RunResult`, `Lookup`), the protocols it implements (`Backend`,
 `CompilingBackend`, `Compiled`) and the contract version it declares.
 docs/writing-a-backend.md is the guide.
@@ -20,7 +21,7 @@ from typing import Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checka
 
 import numpy as np
 
-from ._errors import BackendFailure
+from ._errors import BackendFailure, BackendMemoryError, PeerFailure, out_of_memory
 from ._ops import OPS, UFUNCS, Op, size_of
 from ._ops_fft import fft_length
 from ._ops_linalg import LinAlgError, pack
@@ -31,10 +32,10 @@ from ._ops_mutation import IN_PLACE, span
 # (minor versions only add optional parts).
 CONTRACT_VERSION = (1, 0)
 
-__all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "Check", "Compiled",
-           "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup", "OPS", "Op",
-           "Program", "RunResult", "UFUNCS",
-           "WRITES_IN_PLACE", "check_result", "compatible", "core_digest", "fft_length", "op",
+__all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError", "Check",
+           "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
+           "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
+           "check_result", "compatible", "core_digest", "fft_length", "op", "out_of_memory",
            "pack", "size_of", "span"]
 
 

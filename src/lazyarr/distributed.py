@@ -7,10 +7,13 @@ NumPy array, `lazyarr.random`) must be the same on every process; each device is
 its part of it. Host reads (`print`, `float(x)`, `numpy.asarray(x)`) return the same
 global value on every process: a sharded result is gathered by XLA first.
 
-Failures: each process sends heartbeats to the coordinator (process 0); one that sends
-none for `heartbeat_timeout_seconds` is declared dead and the coordination service
-stops the other processes with an error naming it, so a crash never hangs the rest.
-docs/multi-device.md gives the details.
+Failures (docs/multi-device.md): when a process dies, the next program or host read on
+the others that needs it raises `PeerFailure` naming it (`on_peer_failure="raise"`,
+the default, through jax's `jax_enable_recoverability`); a process that stops without
+dying is declared dead after `heartbeat_timeout_seconds` without heartbeats, and a
+collective waits for a peer at most `collective_timeout_seconds`. The death of process
+0, which hosts jax's coordination service, still ends the others (jax's design).
+`on_peer_failure="abort"` keeps jax's default: every process ends when one fails.
 """
 
 from __future__ import annotations
@@ -19,10 +22,17 @@ import os
 
 from . import _backend
 
-# Shorter than jax's defaults (300 s to connect, 100 s without heartbeats): a lost
-# process is reported within a minute.
+from ._errors import PeerFailure
+
+__all__ = ["PeerFailure", "initialize", "process_count", "process_index", "shutdown"]
+
+# Shorter than jax's defaults (300 s to connect, 100 s without heartbeats, XLA's 30
+# minutes for a CPU collective to wait for its peers): a lost process is reported
+# within minutes. A collective's timeout must exceed the longest time one process may
+# run ahead of another (a long local computation or compile before a collective).
 INITIALIZATION_TIMEOUT = 120
 HEARTBEAT_TIMEOUT = 30
+COLLECTIVE_TIMEOUT = 300
 SHUTDOWN_TIMEOUT = 30
 
 
@@ -44,7 +54,9 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
                local_device_ids=None, cpu_collectives: str = "gloo",
                initialization_timeout: int = INITIALIZATION_TIMEOUT,
                heartbeat_timeout_seconds: int = HEARTBEAT_TIMEOUT,
-               shutdown_timeout_seconds: int = SHUTDOWN_TIMEOUT) -> None:
+               shutdown_timeout_seconds: int = SHUTDOWN_TIMEOUT,
+               on_peer_failure: str = "raise",
+               collective_timeout_seconds: int | None = COLLECTIVE_TIMEOUT) -> None:
     """Join a multi-process run and select the XLA backend on `devices` of the global
     mesh ("all" of `platform`'s devices over every process by default).
 
@@ -52,7 +64,14 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
     the arguments, else from JAX_COORDINATOR_ADDRESS, JAX_NUM_PROCESSES and
     JAX_PROCESS_ID, else from the cluster (Slurm, Open MPI, Cloud TPU) as jax detects
     it. Must run before anything is computed on the XLA backend. `cpu_collectives` is
-    how CPU devices of different processes talk ("gloo"; None keeps jax's setting)."""
+    how CPU devices of different processes talk ("gloo"; None keeps jax's setting).
+
+    `on_peer_failure` is what another process's failure does here: "raise" (the next
+    program or host read that needs it raises PeerFailure; arrays of this process alone
+    stay usable) or "abort" (jax's default: this process ends too, after the heartbeat
+    timeout). `collective_timeout_seconds` bounds how long a CPU collective waits for a
+    peer under "raise" (XLA's --xla_cpu_collective_timeout_seconds; None keeps XLA's 30
+    minutes)."""
     coordinator_address = _from_environment(coordinator_address, ("JAX_COORDINATOR_ADDRESS",))
     num_processes = _from_environment(num_processes, ("JAX_NUM_PROCESSES",), int)
     process_id = _from_environment(process_id, ("JAX_PROCESS_ID",), int)
@@ -67,7 +86,8 @@ def initialize(coordinator_address: str | None = None, num_processes: int | None
         process_id=process_id, local_device_ids=local_device_ids,
         cpu_collectives=cpu_collectives, initialization_timeout=initialization_timeout,
         heartbeat_timeout_seconds=heartbeat_timeout_seconds,
-        shutdown_timeout_seconds=shutdown_timeout_seconds)
+        shutdown_timeout_seconds=shutdown_timeout_seconds, on_peer_failure=on_peer_failure,
+        collective_timeout_seconds=collective_timeout_seconds)
     _backend.set_backend("xla", device=platform, devices=devices)
 
 

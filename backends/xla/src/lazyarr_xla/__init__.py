@@ -27,7 +27,7 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
                                  RunResult, check_result, name_the_line)
 
-from . import disk_cache, sharding
+from . import disk_cache, peers, sharding
 from .lowering import convert, lower, prepare
 
 
@@ -163,6 +163,23 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
     return fn
 
 
+# Programs whose results and intermediates add up to this many bytes are waited for on
+# the CPU (see XlaCompiled): they take milliseconds to run, so waiting costs little.
+WAIT_BYTES = 64 << 20
+
+
+def _allocated_bytes(program) -> int:
+    """An upper bound of what a program allocates: the bytes of every instruction's
+    result (XLA fuses most of them away)."""
+    total = 0
+    for ins in program.instructions:
+        size = ins.dtype.itemsize
+        for n in ins.shape:
+            size *= n
+        total += size
+    return total
+
+
 class XlaCompiled:
     """An executable for one program and signature (the contract's `Compiled`).
     `events` says how it was made: compiled now, or loaded from the disk cache."""
@@ -178,6 +195,12 @@ class XlaCompiled:
         self._checked = checked  # per flag output: its index into program.checks
         self._backend = backend
         self._moved: int | None = None  # bytes of collectives per run, on a mesh
+        # XLA's CPU runtime allocates after the call returns, so an allocation that
+        # fails would surface only in a result buffer that every later read fails on.
+        # A large program is waited for: its failure is a BackendMemoryError at the
+        # flush, before any array takes its results.
+        self._wait = (backend.jax_device.platform == "cpu"
+                      and _allocated_bytes(program) >= WAIT_BYTES)
         mesh = backend.placement
         if mesh is None:
             self._place, self._place_scalars = (lambda x, i: backend._placed(x)), None
@@ -190,11 +213,20 @@ class XlaCompiled:
         """Run on `inputs`; `program` (of the same key) names the user's lines in errors."""
         program = program or self._program
         start = time.perf_counter()
+        mesh = self._backend.placement
+        if mesh is not None and mesh.multiprocess:
+            peers.check(mesh.devices)
         with jax.enable_x64(True):
             try:
                 results = self._executable(*self._packing.pack(inputs, self._place,
                                                                self._place_scalars))
+                if self._wait:
+                    jax.block_until_ready(results)
             except Exception as exc:  # e.g. out of memory while running
+                if mesh is not None and mesh.multiprocess:
+                    failure = peers.translate(exc, mesh.devices, "a program")
+                    if failure is not exc:
+                        raise failure from exc
                 raise BackendFailure.from_program("XLA could not run", program, exc) from exc
             n_out = len(program.outputs)
             if self._checked:
@@ -329,11 +361,17 @@ class XlaBackend:
     # -- several processes (lazyarr.distributed) ------------------------------------
 
     @staticmethod
-    def initialize_distributed(*, cpu_collectives: str | None = "gloo", **options) -> None:
-        """`jax.distributed.initialize(**options)`, with the CPU collectives chosen
-        first. RuntimeError if jax already ran something in this process."""
+    def initialize_distributed(*, cpu_collectives: str | None = "gloo",
+                               on_peer_failure: str = "raise",
+                               collective_timeout_seconds: int | None = None,
+                               **options) -> None:
+        """`jax.distributed.initialize(**options)`, with the CPU collectives and what a
+        failed peer does to the others (`peers`) chosen first. RuntimeError if jax
+        already ran something in this process."""
         if cpu_collectives is not None:
             jax.config.update("jax_cpu_collectives_implementation", cpu_collectives)
+        peers.configure(on_peer_failure, options.get("heartbeat_timeout_seconds", 100),
+                        collective_timeout_seconds, options.get("shutdown_timeout_seconds", 300))
         jax.distributed.initialize(**options)
 
     @staticmethod

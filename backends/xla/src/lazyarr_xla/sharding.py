@@ -26,6 +26,10 @@ import numpy as np
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from lazyarr.backend_api import BackendFailure, BackendMemoryError, out_of_memory
+
+from . import peers
+
 AXIS = "devices"  # the mesh's one axis
 # Arrays smaller than this stay replicated: splitting them costs more in collectives
 # than it saves. LAZYARR_SHARD_MIN_BYTES overrides it (the tests use 0).
@@ -198,17 +202,39 @@ def reshard(value, sharding):
 
 def host_value(value, placement: Placement | None) -> np.ndarray:
     """`value` as a host NumPy array on every process: a global array that spans other
-    processes' devices is first replicated by XLA (an all-gather), then read locally."""
-    if isinstance(value, jax.Array) and value.size == 0:
+    processes' devices is first replicated by XLA (an all-gather), then read locally.
+    A program that failed after it was dispatched (XLA out of memory, a failed peer)
+    raises here, as BackendMemoryError, PeerFailure or BackendFailure: its buffer is
+    waited for before it is read (reading a failed buffer aborts the process)."""
+    if not isinstance(value, jax.Array):
+        return np.asarray(value)
+    if value.size == 0:
         return np.zeros(value.shape, value.dtype)  # jax cannot gather empty shards
-    if isinstance(value, jax.Array) and not value.is_fully_addressable:
-        if not value.is_fully_replicated:
+    devices = value.sharding.device_set
+    try:
+        if not value.is_fully_addressable and not value.is_fully_replicated:
+            peers.check(devices)
             mesh = getattr(value.sharding, "mesh", None)
             target = (placement.replicated if placement is not None
                       else NamedSharding(mesh, PartitionSpec()))
             value = reshard(value, target)
-        return np.asarray(value.addressable_data(0))
+        if not value.is_fully_addressable:
+            value = value.addressable_data(0)
+        value.block_until_ready()
+    except Exception as exc:  # noqa: BLE001  (a failed computation of the value)
+        raise _read_failure(exc, devices) from exc
     return np.asarray(value)
+
+
+def _read_failure(exc: BaseException, devices) -> BaseException:
+    if isinstance(exc, BackendFailure):
+        return exc
+    failure = peers.translate(exc, devices, "a host read")
+    if failure is not exc:
+        return failure
+    text = (str(exc).strip().splitlines() or [""])[0][:500]
+    message = f"XLA could not compute the array being read: {type(exc).__name__}: {text}"
+    return (BackendMemoryError if out_of_memory(exc) else BackendFailure)(message)
 
 
 COLLECTIVES = ("all-reduce", "all-gather", "all-to-all", "collective-permute",
