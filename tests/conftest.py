@@ -108,6 +108,14 @@ def compile_tier(monkeypatch):
 
 
 @pytest.fixture
+def lazy_graph(monkeypatch):
+    """For tests of the pending graph itself (flush counts and causes, deferred errors,
+    cuts, explain, program keys) on small arrays: operations are recorded, never
+    computed at once (lazyarr._eager), whatever tier the suite forces."""
+    monkeypatch.setenv("LAZYARR_EAGER", "0")
+
+
+@pytest.fixture
 def quiet_warnings():
     """NumPy's RuntimeWarnings (overflow, invalid values) are expected in generated
     tests; lazyarr raises none (see docs/semantics.md)."""

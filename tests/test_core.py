@@ -27,6 +27,7 @@ def test_building_a_graph_computes_nothing():
     assert flushes.count == 0
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_counter_counts_materializations_by_cause():
     x = la.asarray(np.arange(5))
     with la.count_flushes() as flushes:
@@ -51,6 +52,7 @@ def test_computed_node_replaces_its_graph_and_releases_it():
     assert c._node.is_computed and c._node.inputs == ()
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_nothing_is_computed_twice():
     x = la.asarray(np.linspace(0, 1, 1000))
     t = la.exp(x)
@@ -65,6 +67,7 @@ def test_nothing_is_computed_twice():
     np.testing.assert_allclose(np.asarray(z), 2 * np.exp(np.linspace(0, 1, 1000)))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_unrelated_pending_work_is_left_alone():
     x = la.asarray(np.arange(3.0))
     y, z = x + 1, x * 5
@@ -72,6 +75,7 @@ def test_unrelated_pending_work_is_left_alone():
     assert y._node.is_computed and not z._node.is_computed
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_long_chain_materializes_without_recursion_error(monkeypatch, backend):
     """Every walk is iterative: a 100,000-node graph (the size bounds switched off)."""
     if backend != "numpy":
@@ -100,6 +104,7 @@ def test_long_loops_are_cut_into_repeating_programs(compile_tier):
         assert stats["memory_cache_misses"] <= 4 and stats["memory_cache_hits"] >= 10
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_python_scalars_are_runtime_inputs_not_constants():
     x = la.asarray(np.arange(4.0))
     keys = []
@@ -424,6 +429,7 @@ def test_a_flush_visits_only_the_handles_that_share_its_work():
     np.testing.assert_allclose([float(r) for r in results], 4.5 + np.arange(300))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
     a = la.arange(6.0) * 2
     b, c = a + 1, a.sum()
@@ -435,6 +441,7 @@ def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
     assert not d._node.is_computed and b._node.is_computed
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
     """Many independent pending results joined by one node (np.array of a list of
     results) are computed in batches: no program much over the node bound."""
@@ -458,6 +465,7 @@ def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
     assert len(sizes) >= 5 and max(sizes) <= 2 * 100, str(sizes)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_group_counts_pending_nodes_and_bytes():
     x = la.asarray(np.ones((10, 10)))
     y = (x + 1) * 2
@@ -537,6 +545,7 @@ def test_in_place_operators_check_the_cast_before_the_shapes(op, other):
     check(lambda h: run(np, h), lambda h: run(la, h), np.arange(3))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_a_deferred_error_names_the_operation_and_the_users_line():
     """Issue 14 part 6: an error found only when computing (a pending exponent's
     negative values) names the operation and the file:line that built it."""
@@ -550,6 +559,7 @@ def test_a_deferred_error_names_the_operation_and_the_users_line():
         f"lazyarr: raised when computing power, created at {__file__}, line {line}"]
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_an_error_in_one_array_poisons_nothing_that_shares_work_with_it():
     """A pending array whose computation fails (kept alive, say by a traceback) does
     not make the reads of the arrays sharing its work fail; it raises when read."""

@@ -160,6 +160,7 @@ def test_boolean_subtract_is_a_type_error():
     check(np.subtract, la.subtract, np.array([True]), np.array([False]))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_power_negative_integer_exponent():
     """Data-dependent: NumPy raises at the call; lazyarr too when the exponent's values
     are known, and when the value is computed for a pending exponent

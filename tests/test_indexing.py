@@ -64,6 +64,7 @@ def test_boolean_masks(a, data):
     assert_same(a[mask], x[la.asarray(mask)])
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_mask_of_a_lazy_comparison_flushes_once():
     x = la.asarray(np.arange(-5.0, 5.0))
     with la.count_flushes() as flushes:
@@ -81,6 +82,7 @@ def test_bad_keys(key):
     check(getitem, getitem, np.arange(12).reshape(3, 4), key)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_lazy_out_of_bounds_index_raises_at_materialization():
     x = la.asarray(np.arange(12).reshape(3, 4))
     y = x[0, la.asarray(np.array([0, 7])) + 0]  # an index known only once computed

@@ -50,6 +50,7 @@ def test_integer_array_keys_with_repeats(a, data):
     assert_same(np_setitem(a, key, value), la_setitem(la.asarray(a), lazy_key(key), value))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 @given(a=arrays(min_dims=1, max_dims=3), data=st.data())
 def test_masks(a, data):
     mask = data.draw(hnp.arrays(np.bool_, a.shape))
@@ -141,6 +142,7 @@ def test_bad_writes(key, value):
     check(np_setitem, la_setitem, np.arange(12.0).reshape(3, 4), key, value)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_pending_out_of_bounds_index_raises_at_materialization():
     x = la.asarray(np.arange(12).reshape(3, 4))
     x[0, la.asarray(np.array([0, 7])) + 0] = -1  # an index known only once computed
@@ -462,6 +464,7 @@ def test_put_along_axis_flat_needs_a_contiguous_target(view):
     check(on_numpy, on_lazyarr, np.arange(12.0).reshape(3, 4), np.array([[0]]), 5.0, 1)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_put_along_axis_pending_index_out_of_bounds_raises_when_computed():
     x = la.zeros((2, 3))
     la.put_along_axis(x, lazy_key(np.array([[0], [3]])), 1.0, 1)

@@ -112,6 +112,7 @@ def test_a_new_shape_recompiles_and_is_named_as_the_reason(caplog, backend, comp
     assert "    1 x new shape: input 0 is (1019,), was (1013,)" in text
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_recompile_reasons_name_dtypes_operations_attributes_and_scalar_kinds():
     from lazyarr._flush import linearize
     from lazyarr._graph import topological_order
@@ -175,6 +176,7 @@ def test_fallback_names_of_numpy_functions_and_ufunc_methods():
     assert _observe.function_name(numpy.multiply.accumulate) == "numpy.multiply.accumulate"
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_a_size_cut_is_logged_as_a_cut(caplog, monkeypatch):
     from lazyarr import _flush
     monkeypatch.setattr(_flush, "_last_cut", None)  # an earlier test's cut point
@@ -240,6 +242,7 @@ def test_bad_log_settings_are_clear_errors():
     assert _observe.parse_categories("off") == frozenset()
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_report_prints_the_lines_that_cost_most(capsys):
     x = la.asarray(numpy.ones(5))
     line = here() + 2
@@ -291,6 +294,7 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
     monkeypatch.setenv("LAZYARR_TIER", "auto")
     y = la.asarray(numpy.ones(1033)) * 1.25
@@ -309,6 +313,7 @@ def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
                                   "'sometimes'")
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_explain_lowered_shows_the_backends_program(backend):
     y = la.asarray(numpy.ones(4)) * 2.0
     text = la.explain(y, lowered=True)
@@ -318,6 +323,7 @@ def test_explain_lowered_shows_the_backends_program(backend):
     assert float(y.sum()) == 8.0
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_explain_of_computed_arrays_and_bad_arguments():
     x = la.asarray(numpy.ones(3))
     assert la.explain(x) == ("the array ((3,) float64) is computed: nothing is pending "

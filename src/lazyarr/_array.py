@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _backend, _dtypes, _flush, _interop, _shared
 from ._errors import user_stacklevel
-from ._graph import Node, leaf
+from ._graph import INPUT, Node, leaf
 from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, replay,
                      steps_between)
 
@@ -50,7 +50,7 @@ class Array:
         # A 0-d result of an operation prints as the NumPy scalar NumPy would return
         # (np.float64(3.0)); a 0-d array made by a creation function prints as array(3.).
         self._scalar = scalar and node.shape == ()
-        if not node.is_computed:
+        if node.op is not INPUT:
             _flush.track(self)
 
     @property

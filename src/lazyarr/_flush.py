@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _backend, _observe, _placement, _tiers
+from . import _backend, _eager, _observe, _placement, _tiers
 from .backend_api import Instruction, Program, name_the_line
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
@@ -277,12 +277,14 @@ def stats() -> dict:
     for name in _tiers.COUNTERS:
         result.setdefault(name, 0)
     result["tier_failures"] = list(_tiers.FAILURES)  # background compiles that failed
+    result["eager_ops"] = _eager.count()  # small operations computed at once
     return result
 
 
 def reset_stats() -> None:
     global STATS
     STATS = Stats()
+    _eager.reset()
     _tiers.FAILURES.clear()
 
 

@@ -121,6 +121,24 @@ def leaf(value, shape: tuple, dtype: np.dtype) -> Node:
     return Node(INPUT, (), (), shape, dtype, value)
 
 
+_new_node = object.__new__
+
+
+def computed(value: np.ndarray) -> Node:
+    """`leaf(value, value.shape, value.dtype)` of a NumPy array, built without the
+    pending-node bookkeeping (the eager path builds one per operation)."""
+    node = _new_node(Node)
+    node.op = INPUT
+    node.inputs = node.attrs = ()
+    node.shape = value.shape
+    node.dtype = value.dtype
+    node.value = value
+    node.depth = 0
+    node.site = node.group = None
+    node.serial = next(_serials)
+    return node
+
+
 def apply(op_name: str, *inputs: Node, **attrs) -> Node:
     """Build a node of primitive `op_name`, computing its shape and dtype now."""
     op = OPS[op_name]

@@ -16,8 +16,10 @@ import operator
 
 import numpy as np
 
-from .. import _dtypes
-from .._ops import MULTI_OUTPUT, UFUNCS as UFUNC_CATEGORIES
+from .. import _dtypes, _eager, _flush
+from .._errors import user_site
+from .._graph import INPUT, Node, check_size, computed
+from .._ops import MULTI_OUTPUT, OPS, UFUNCS as UFUNC_CATEGORIES, broadcast_shapes
 from .._interop import NotLazy, overrides
 from . import UFUNCS, export
 from .common import (apply, Array, as_array, astype as _astype, full_node, scalar_node,
@@ -111,11 +113,20 @@ class ufunc:
         self._np = getattr(np, name)
         self.nin, self.nout = self._np.nin, self._np.nout
         self.__doc__ = f"Lazy numpy.{name}: same dtypes, values and errors as NumPy's."
+        self._op = OPS[name]
+        self._loops: dict = {}  # the fast path's loops, by operand types
+        self._fast = self.nout == 1
+        self._power = name == "power"
 
     def __repr__(self) -> str:
         return f"<lazyarr ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
+        if self._fast and out is None and where is True and dtype is None \
+                and casting == "same_kind" and len(args) == self.nin:
+            result = _fast_call(self, args)
+            if result is not None:
+                return result
         try:
             return self.lazy_call(*args, out=out, where=where, dtype=dtype, casting=casting)
         except NotLazy:  # NumPy's ufunc: another library's override, or NumPy's data
@@ -149,6 +160,119 @@ class ufunc:
                             for k in range(MULTI_OUTPUT[self.__name__]))
         results = _write_out(self.__name__, results, out, where)
         return results[0] if self.nout == 1 else results
+
+
+_BOOL = np.dtype(bool)
+_FAST_KINDS = frozenset("biufc")
+_int_bounds: dict = {}
+_LARGE = 1 << 24  # results past this many elements are checked by check_size
+
+
+def _int_fits(value: int, dtype: np.dtype) -> bool:
+    """Whether a Python int operand needs none of the slow path's range checks."""
+    kind = dtype.kind
+    if kind == "f" or kind == "c":
+        return -2**53 <= value <= 2**53
+    if kind == "i" or kind == "u":
+        bounds = _int_bounds.get(dtype)
+        if bounds is None:
+            info = np.iinfo(dtype)
+            bounds = _int_bounds[dtype] = (int(info.min), int(info.max))
+        return bounds[0] <= value <= bounds[1]
+    return False
+
+
+def _fast_call(self: ufunc, args):
+    """The call without out=, where=, dtype= or casting=, on lazyarr arrays (of NumPy's
+    own dtypes) and Python scalars: the loop is looked up by the operand types, the node
+    built directly, or, for small computed inputs on the CPU, the result computed at
+    once (see `_eager`). None where the general path must decide (it raises the errors)."""
+    types = []
+    for a in args:
+        t = type(a)
+        if t is Array:
+            types.append(a._n.dtype)  # a write never changes the dtype
+        elif t is builtins.float or t is builtins.int or t is builtins.complex:
+            types.append(t)
+        elif t is builtins.bool:
+            types.append(_BOOL)
+        else:
+            return None
+    key = tuple(types)
+    loop = self._loops.get(key)
+    if loop is None:
+        arrays = [t for t in key if isinstance(t, np.dtype)]
+        if not arrays or any(t.kind not in _FAST_KINDS for t in arrays):
+            return None  # all weak, or ml_dtypes floats: the general path
+        loop = _resolve(self._np, key, None)
+        if len(self._loops) < 256:
+            self._loops[key] = loop
+    if self._power and loop[0].kind in "iu":
+        return None  # negative integer exponents: the general path's check
+    nodes = []
+    eager = True
+    size = 1
+    for a, dt in zip(args, loop):
+        if type(a) is Array:
+            node = a._node
+            if eager:
+                value = node.value
+                if node.op is not INPUT or type(value) is not np.ndarray \
+                        or value.size > _eager.MAX_ELEMENTS:
+                    eager = False
+                elif value.size > size:
+                    size = value.size
+            nodes.append(node)
+        elif type(a) is builtins.int and not _int_fits(a, dt):
+            return None  # NumPy's OverflowError (or exact comparison) on the general path
+        else:
+            nodes.append(None)
+    if eager and _eager.enabled():
+        # The interpreter's call: every operand in the loop's dtype (a Python scalar as
+        # a NumPy scalar of it: passed as it is, NumPy may pick another loop).
+        token = _eager.ignore_errors()
+        try:
+            values = []
+            for a, dt, node in zip(args, loop, nodes):
+                if node is None:
+                    values.append(dt.type(a))
+                else:
+                    value = node.value
+                    values.append(value if value.dtype == dt else value.astype(dt))
+            value = self._np(*values)
+        finally:
+            _eager.restore_errors(token)
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        if value.dtype != loop[self.nin]:
+            raise AssertionError(f"lazyarr internal error: eager {self.__name__} gave "
+                                 f"{value.dtype}; its rules said {loop[self.nin]}")
+        _eager.COUNT[0] += 1
+        return Array(computed(value))
+    inputs = []
+    shapes = []
+    for a, dt, node in zip(args, loop, nodes):
+        if node is None:
+            node = scalar_node(a, dt)
+        elif node.dtype != dt:
+            node = _astype(a, dt)._node
+        inputs.append(node)
+        shapes.append(node.shape)
+    shape = shapes[0]
+    for other in shapes:
+        if other != shape:
+            shape = broadcast_shapes(*shapes)
+            break
+    dtype = loop[self.nin]
+    n = 1
+    for d in shape:
+        n *= d
+    if n > _LARGE:
+        check_size(self.__name__, shape, dtype)
+    node = Node(self._op, tuple(inputs), (), shape, dtype, site=user_site())
+    result = Array(node)
+    _flush.bound(node)
+    return result
 
 
 def _negative_integer_power(operands, loop) -> None:

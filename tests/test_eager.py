@@ -1,0 +1,203 @@
+"""Eager execution of small operations on the CPU (lazyarr._eager): results, dtypes,
+shapes and errors are NumPy's, the eager path is really taken (stats()["eager_ops"],
+no pending node, no flush), and it is off when switched off or under the compile tier.
+The rest of the suite runs it under LAZYARR_TEST_TIER=auto|interpret (test_tier_suite).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import hypothesis.extra.numpy as hnp
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import lazyarr as la
+from lazyarr import _eager
+from lazyarr._array import Array
+
+from strategies import NUMERIC, arrays, elements
+
+
+@pytest.fixture(autouse=True)
+def eager_on(monkeypatch, backend):
+    """The suite forces the compile tier (no eager execution): these tests use the
+    default policy."""
+    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    monkeypatch.delenv("LAZYARR_EAGER", raising=False)
+
+
+def _computed(x) -> bool:
+    return x._node.is_computed
+
+
+BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power",
+          "maximum", "minimum", "arctan2", "hypot", "equal", "less", "greater_equal",
+          "logical_and", "logical_xor", "bitwise_and", "left_shift", "copysign", "fmod",
+          "ldexp", "heaviside", "logaddexp"]
+UNARY = ["negative", "absolute", "exp", "log", "sqrt", "sin", "cos", "tanh", "floor",
+         "isnan", "isfinite", "sign", "square", "reciprocal", "invert", "logical_not",
+         "rint", "signbit", "cbrt", "arccosh"]
+
+
+def _numpy(name, *args):
+    with np.errstate(all="ignore"):
+        return getattr(np, name)(*args)
+
+
+def _same_outcome(name, np_args, la_args):
+    """lazyarr's eager call gives NumPy's value, dtype and shape, or NumPy's exception
+    type at the call."""
+    try:
+        expected = _numpy(name, *np_args)
+    except Exception as exc:  # noqa: BLE001
+        with pytest.raises(type(exc)):
+            getattr(la, name)(*la_args)
+        return None
+    before = _eager.count()
+    with la.count_flushes() as flushes, warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's RuntimeWarnings are not raised
+        result = getattr(la, name)(*la_args)
+    assert flushes.count == 0
+    assert _computed(result) and _eager.count() > before  # casts count too
+    assert result.dtype == np.asarray(expected).dtype
+    assert result.shape == np.shape(expected)
+    np.testing.assert_array_equal(np.asarray(result), expected, strict=False)
+    return result
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_binary_ufuncs_are_numpys(name, data):
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2,
+                                                         max_side=4))
+    dtypes = [data.draw(st.sampled_from(NUMERIC)) for _ in range(2)]
+    a, b = (data.draw(arrays(dt, shape)) for dt, shape in zip(dtypes, shapes.input_shapes))
+    _same_outcome(name, (a, b), (la.asarray(a), la.asarray(b)))
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_python_scalar_operands_are_numpys(name, data):
+    dtype = data.draw(st.sampled_from(NUMERIC))
+    a = data.draw(arrays(dtype, data.draw(hnp.array_shapes(min_dims=0, max_dims=2,
+                                                             max_side=4))))
+    scalar = data.draw(st.one_of(st.booleans(), st.integers(-300, 300),
+                                 st.floats(allow_nan=True, width=64),
+                                 st.complex_numbers(max_magnitude=1e6)))
+    left = data.draw(st.booleans())
+    args = (a, scalar) if left else (scalar, a)
+    la_args = (la.asarray(a), scalar) if left else (scalar, la.asarray(a))
+    try:
+        expected = _numpy(name, *args)
+    except Exception as exc:  # noqa: BLE001
+        with pytest.raises(type(exc)):
+            getattr(la, name)(*la_args)
+        return
+    result = getattr(la, name)(*la_args)
+    assert result.dtype == np.asarray(expected).dtype and result.shape == np.shape(expected)
+    np.testing.assert_array_equal(np.asarray(result), expected, strict=False)
+
+
+@pytest.mark.parametrize("name", UNARY)
+@given(data=st.data())
+def test_unary_ufuncs_are_numpys(name, data):
+    a = data.draw(arrays(data.draw(st.sampled_from(NUMERIC)),
+                         data.draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=5))))
+    _same_outcome(name, (a,), (la.asarray(a),))
+
+
+def test_errors_are_raised_at_the_call():
+    x = la.asarray(np.arange(3, dtype=np.int8))
+    with pytest.raises(ValueError, match="broadcast"):
+        x + la.asarray(np.arange(4, dtype=np.int8))
+    with pytest.raises(OverflowError):
+        x + 300
+    with pytest.raises(TypeError):
+        la.bitwise_and(la.asarray(np.ones(3)), 1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        x ** la.asarray(np.array([1, -1, 2]))
+
+
+def test_eager_is_taken_and_counted():
+    la.reset_stats()
+    x = la.asarray(np.linspace(0, 1, 10))
+    with la.count_flushes() as flushes:
+        y = x + 1e-4 * (la.cos(x) - x)
+        total = y.sum()  # a reduction goes through the general path, eagerly too
+    assert flushes.count == 0 and _computed(y) and _computed(total)
+    assert la.stats()["eager_ops"] == 5 and la.stats()["flushes_total"] == 0
+    np.testing.assert_allclose(float(total), np.sum(np.linspace(0, 1, 10) * (1 - 1e-4)
+                                                    + 1e-4 * np.cos(np.linspace(0, 1, 10))))
+
+
+@pytest.mark.parametrize("how", ["LAZYARR_EAGER=0", "LAZYARR_EAGER=off",
+                                 "LAZYARR_TIER=compile"])
+def test_eager_is_off_when_switched_off(how, monkeypatch):
+    name, value = how.split("=")
+    monkeypatch.setenv(name, value)
+    la.reset_stats()
+    x = la.asarray(np.arange(4.0))
+    y = la.exp(x) + 1
+    assert not _computed(y) and la.stats()["eager_ops"] == 0
+    np.testing.assert_allclose(np.asarray(y), np.exp(np.arange(4.0)) + 1)
+    monkeypatch.delenv(name)
+    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    assert _computed(la.exp(x) + 1)  # read again at the next operation
+
+
+def test_large_and_pending_inputs_stay_lazy():
+    big = la.asarray(np.ones(_eager.MAX_ELEMENTS + 1))
+    assert not _computed(big + 1)
+    small = la.asarray(np.ones(3))
+    pending = (big + 1)[:3]
+    assert not _computed(small + pending)
+
+
+def test_eager_results_equal_the_interpreters(monkeypatch):
+    """The same operations recorded and flushed on the interpreter give the same bits."""
+    rng = np.random.default_rng(1)
+    data = rng.normal(size=(5, 7))
+
+    def program():
+        x = la.asarray(data)
+        y = la.tanh(x) * 3.5 - x ** 2 / (1 + la.abs(x))
+        return np.asarray(la.where(y > 0, la.sqrt(la.abs(y)), y).sum(axis=0))
+    eager = program()
+    monkeypatch.setenv("LAZYARR_EAGER", "0")
+    np.testing.assert_array_equal(eager, program())
+
+
+def test_views_and_writes_keep_numpys_semantics():
+    a = la.asarray(np.arange(6.0))
+    c = a[1:-1]
+    d = c * 2  # an operation on a view: computed from the owner's values now
+    c[:] = 0
+    np.testing.assert_array_equal(np.asarray(a), [0, 0, 0, 0, 0, 5])
+    np.testing.assert_array_equal(np.asarray(d), [2, 4, 6, 8])
+    b = la.asarray(np.ones(3))
+    b += 1
+    b *= la.asarray(np.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(b), [0, 2, 4])
+    out = la.asarray(np.zeros(3, np.float32))
+    result = la.add(la.asarray(np.ones(3)), 1.0, out=out)
+    assert result is out and out.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(out), [2, 2, 2])
+
+
+def test_scalars_and_zero_d_results():
+    x = la.asarray(np.float32(2.0))
+    y = x * 3
+    assert isinstance(y, Array) and y.dtype == np.float32 and y.shape == ()
+    assert repr(y) == repr(np.float32(2.0) * 3)
+    z = la.asarray(np.array(2.0)) + 1
+    assert repr(z) == repr(np.array(2.0) + 1)
+
+
+def test_values_are_read_without_a_flush():
+    y = la.asarray(np.linspace(0, 1, 50)) * 2.0
+    with la.count_flushes() as flushes:
+        values = [float(y[i]) for i in range(50)] + list(y) + y.tolist()
+        assert 2.0 in y and 0.0 in y and 7.0 not in y
+    assert flushes.count == 0 and values[:50] == (np.linspace(0, 1, 50) * 2).tolist()
