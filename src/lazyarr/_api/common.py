@@ -16,6 +16,8 @@ from .._array import Array
 from .._errors import user_stacklevel
 from .._graph import INPUT, Node, apply, check_size, leaf
 from .._interop import NotLazy
+from .._ops import OPS
+from .._views import VIEW_OPS
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
 
@@ -31,12 +33,15 @@ def wrap(node: Node, scalar: bool = True) -> Array:
     array is one NumPy would allocate: one it could not is NumPy's error here."""
     if node.op is not INPUT:
         check_size("result", node.shape, node.dtype)
-        if node.op not in _flush.HOST_VIEW_OPS and _eager_inputs(node) and _eager.enabled():
+        if node.op not in _VIEWS and _eager_inputs(node) and _eager.enabled():
             _compute_now(node)
             return Array(node, scalar)
     result = Array(node, scalar)
     _flush.bound(node)
     return result
+
+
+_VIEWS = frozenset(OPS[name] for name in VIEW_OPS)
 
 
 def _eager_inputs(node: Node) -> bool:
