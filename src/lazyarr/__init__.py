@@ -11,6 +11,7 @@ attaches Array's methods, and `array_api` gives `Array.__array_namespace__`.
 
 from __future__ import annotations
 
+import importlib as _importlib
 import sys as _sys
 
 import numpy as _np
@@ -28,9 +29,9 @@ from ._api import dtype_functions  # noqa: F401
 from ._api import io as _io_chapter, printing as _printing_chapter  # noqa: F401
 from ._api import methods as _methods  # noqa: F401  (attaches Array's methods)
 from ._api.namespace import NAMES as _NAMES
-from . import random  # noqa: F401  (lazyarr.random)
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
-from . import testing  # noqa: F401  (lazyarr.testing)
+# lazyarr.random and lazyarr.testing are imported on first use (see __getattr__), as
+# NumPy imports numpy.random and numpy.testing: 70 ms of `import lazyarr` otherwise.
 # Issue 11's surface (before array_api copies the namespace): the rest of ndarray's
 # methods, lazy stride and index tricks, NumPy's own objects where nothing computes,
 # numba/jax registration on their import.
@@ -63,11 +64,20 @@ def __getattr__(name: str):
     if name == "bfloat16":
         value = globals()[name] = _dtypes.bfloat16.type
         return value
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
     return _numpy_own.module(name)
+
+
+_LAZY_SUBMODULES = ("random", "testing")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
 from . import _docs  # noqa: E402
 _docs.install(globals(), _np)  # help(lazyarr.f) shows NumPy's docstring, with a lazyarr note
-for _sub in ("linalg", "fft", "random"):
+for _sub in ("linalg", "fft"):  # lazyarr.random documents itself
     _docs.install(vars(globals()[_sub]), getattr(_np, _sub))
 _docs.install_methods(Array)

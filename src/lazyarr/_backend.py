@@ -20,7 +20,6 @@ import functools
 import os
 import threading
 import warnings
-from importlib.metadata import entry_points
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,13 @@ DEFAULT_ORDER = ("xla", "numpy")
 
 # The protocol itself is the public backend API's (`lazyarr.backend_api.Backend`).
 Backend = backend_api.Backend
+
+
+def entry_points(group: str):
+    """importlib.metadata's entry points of `group`, imported at the first backend
+    load (importlib.metadata is 20 ms of `import lazyarr` otherwise)."""
+    import importlib.metadata  # noqa: PLC0415  (the standard library, not the package)
+    return importlib.metadata.entry_points(group=group)
 
 
 class BackendError(RuntimeError):

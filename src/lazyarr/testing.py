@@ -10,12 +10,14 @@ messages exactly as NumPy's. Everything else (`assert_raises`, `assert_warns`,
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy.testing as _np_testing
 # NumPy's names; those that compare values are replaced below.
 from numpy.testing import *  # noqa: F401,F403
 from numpy.testing import overrides  # noqa: F401
 
+from . import _numpy_own
 from ._api.io import host
 
 __all__ = list(_np_testing.__all__)
@@ -43,3 +45,5 @@ assert_array_max_ulp = _on_values(_np_testing.assert_array_max_ulp)
 assert_equal = _on_values(_np_testing.assert_equal)
 build_err_msg = _on_values(_np_testing.build_err_msg)
 print_assert_equal = _on_values(_np_testing.print_assert_equal)
+
+_numpy_own.install_submodule(sys.modules[__name__], "testing")  # extbuild, test
