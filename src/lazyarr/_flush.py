@@ -301,6 +301,8 @@ def _host_view(node: Node) -> bool:
             return False
         chain.append(node)
         node = node.inputs[0]
+    if _failed:
+        _raise_if_failed([node])
     value = node.value
     if type(value) is not np.ndarray:
         # On the CPU: one device, or split over a mesh of CPU devices (gathered once).
@@ -324,6 +326,8 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     shares pending work with them)."""
     with _flush_lock:
         nodes = list(nodes)
+        if cause not in ASYNC_CAUSES:
+            settle()
         try:
             _evaluate(nodes, cause, share)
         except (ArithmeticError, LookupError, ValueError, MemoryError, RuntimeError):
@@ -337,6 +341,8 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
 
 def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     requested = [n for n in nodes if not n.is_computed and not _host_view(n)]
+    if _failed:
+        _raise_if_failed(nodes)
     if not requested:
         return
     if share:
@@ -348,6 +354,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     for node in requested:  # what stays pending in these groups starts counting anew
         group = node.group.root()
         group.nodes = group.nbytes = 0
+    if _failed:
+        _raise_if_failed(order)
     program, inputs = linearize(order, roots)
     backend = _tiers.backend_for_flush()
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
@@ -356,7 +364,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     background = events["background_compile_seconds"]
     start = time.perf_counter()
     try:
-        results, ran = _tiers.run(backend, program, inputs, owned or frozenset(), STATS)
+        results, ran, deferred = _tiers.run(backend, program, inputs, owned or frozenset(),
+                                            STATS, block=cause not in ASYNC_CAUSES)
     except (ArithmeticError, LookupError, ValueError) as exc:
         _name_the_check(exc, program)
         raise
@@ -370,8 +379,59 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     STATS.nodes_evaluated += len(program.instructions)
     for counter in _counters:
         counter.causes[cause] += 1
+    if _in_flight:  # computed from an unread step: shares its fate
+        leaves = [n for n in order if n.is_computed]
+        for _, nodes in _in_flight:
+            if any(n in nodes for n in leaves):
+                nodes.update(roots)
     for node, value in zip(roots, results):
         node.set_value(value)
+    if deferred is not None:
+        _in_flight.append((deferred, weakref.WeakSet(roots)))
+        while len(_in_flight) > MAX_IN_FLIGHT:
+            settle(1)
+
+
+# ---------------------------------------------------------------------------------
+# Asynchronous steps (DESIGN: "Flushes that are not host reads do not wait for the
+# device"). A size cut (nothing reads its results yet) runs without waiting: the
+# backend returns futures, and the step's runtime checks (bounds, LinAlgError) are
+# read at the next flush that waits (a read, control flow, a data-dependent shape,
+# eval), at the next read of a computed array, or once MAX_IN_FLIGHT steps are unread.
+# A failed check's error is raised there with the user's line of the operation, and
+# every later read of the step's outputs, or of anything computed from them, raises it
+# again (their values are what XLA computed with its indices clamped).
+ASYNC_CAUSES = frozenset(["size"])
+MAX_IN_FLIGHT = 4
+_in_flight: list = []  # (read the checks, WeakSet of the nodes whose fate they decide)
+_failed: "weakref.WeakKeyDictionary[Node, BaseException]" = weakref.WeakKeyDictionary()
+
+
+def settle(limit: int | None = None) -> None:
+    """Read the checks of the unread asynchronous steps (at most `limit`), oldest
+    first, and raise the first failed one's error."""
+    with _flush_lock:
+        count = 0
+        while _in_flight and (limit is None or count < limit):
+            read, nodes = _in_flight.pop(0)
+            count += 1
+            try:
+                read()
+            except BaseException as exc:
+                for node in list(nodes):
+                    _failed[node] = exc
+                raise
+
+
+def _raise_if_failed(nodes: Iterable[Node]) -> None:
+    """The error of a failed asynchronous step, raised anew, if a node is its output."""
+    for node in nodes:
+        exc = _failed.get(node) if node.is_computed else None
+        if exc is not None:
+            again = type(exc)(*exc.args)
+            for note in getattr(exc, "__notes__", ()):
+                again.add_note(note)
+            raise again
 
 
 def _name_the_check(exc: BaseException, program) -> None:
@@ -492,6 +552,8 @@ def _cut_inputs(node: Node) -> bool:
 def to_numpy(node: Node, cause: str) -> np.ndarray:
     """The node's value as a host NumPy array, evaluating it first if needed."""
     evaluate([node], cause)
+    if _failed:
+        _raise_if_failed([node])
     value = node.value
     if type(value) is not np.ndarray:  # a backend's buffer, copied to the host
         _observe.transferred(STATS, node.dtype.itemsize * math.prod(node.shape),

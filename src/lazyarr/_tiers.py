@@ -28,7 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from . import _backend
-from .backend_api import Events, RunResult
+from .backend_api import Events, RunResult, asynchronous
 
 TIERS = ("interpret", "compile", "auto")
 HOT = 2             # runs of one structure before it is compiled
@@ -85,6 +85,12 @@ class Policy:
         compiles that outlive it (and hold the process at exit); a structure passed over
         here asks again at its next run."""
         return in_flight == 0
+
+    @staticmethod
+    def timing(state: State) -> bool:
+        """Whether the next compiled run is one of the `TRIALS` timed ones (it waits
+        for the device, even where the flush need not)."""
+        return len(state.compiled_times) < TRIALS
 
     @staticmethod
     def after_compiled_run(state: State, seconds: float) -> None:
@@ -178,11 +184,15 @@ def _cpu_only(options: dict) -> bool:
     return not any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
 
 
-def run(backend, program, inputs, owned, stats) -> RunResult:
+def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult:
     """Run `program` on the tier the policy picks; `stats` (the scheduler's Stats) gets
-    the tier counters. Raises what the program raises, on either tier."""
+    the tier counters. Raises what the program raises, on either tier. Without `block`
+    a compiled run may return futures (see `backend_api.Backend.run`), except while
+    the policy times it."""
     forced = tier()
     if forced == "compile" or not interprets_first(backend):
+        if not block and asynchronous(backend):
+            return backend.run(program, inputs, owned, block=False)
         return backend.run(program, inputs, owned)
     if forced == "interpret":
         return _interpret(program, inputs, owned, stats)
@@ -206,14 +216,20 @@ def run(backend, program, inputs, owned, stats) -> RunResult:
             with _lock:
                 state.compiled = compiled = found
     if compiled is not None:
-        start = time.perf_counter()
-        outputs, ran = compiled.run(inputs)
         with _lock:
-            Policy.after_compiled_run(state, time.perf_counter() - start)
-            if state.slower:
-                stats.backend_events["tier_returns_to_interpreter"] += 1
+            timed = Policy.timing(state)
+        start = time.perf_counter()
+        if timed or block or not asynchronous(backend):
+            ran = compiled.run(inputs)  # waits: its time is the run's
+        else:
+            ran = compiled.run(inputs, block=False)
+        if timed:
+            with _lock:
+                Policy.after_compiled_run(state, time.perf_counter() - start)
+                if state.slower:
+                    stats.backend_events["tier_returns_to_interpreter"] += 1
         stats.backend_events["compiled_runs"] += 1
-        return RunResult(outputs, events.add(ran))
+        return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
     start = time.perf_counter()
     result = _interpret(program, inputs, owned, stats)
     seconds = time.perf_counter() - start

@@ -30,12 +30,14 @@ from ._ops_mutation import IN_PLACE, span
 # (major, minor). A backend declares the version it implements as `contract_version`;
 # the core loads it when the majors agree and the backend's minor is at most the core's
 # (minor versions only add optional parts).
-CONTRACT_VERSION = (1, 0)
+# 1.1 added asynchronous runs: `block=False` and `RunResult.deferred`.
+CONTRACT_VERSION = (1, 1)
 
 __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError", "Check",
            "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
-           "check_result", "compatible", "core_digest", "fft_length", "op", "out_of_memory",
+           "asynchronous", "check_result", "compatible", "core_digest", "fft_length", "op",
+           "out_of_memory",
            "pack", "size_of", "span"]
 
 
@@ -176,6 +178,17 @@ class Events:
 class RunResult(NamedTuple):
     outputs: list            # one buffer per Program.outputs; np.asarray converts each
     events: Events
+    # After a `block=False` run: None when nothing is left to check, else a callable
+    # that waits for the run to finish and raises the first failed `Check`'s error (the
+    # outputs are then futures whose values may be wrong: the scheduler makes every
+    # read of them, or of anything computed from them, raise that error).
+    deferred: Any = None
+
+
+def asynchronous(backend) -> bool:
+    """Whether `backend` (or a `Compiled`'s backend) takes `block=False` (contract 1.1)."""
+    version = getattr(backend, "contract_version", (1, 0))
+    return tuple(version) >= (1, 1)
 
 
 # ---------------------------------------------------------------------------------
@@ -187,9 +200,11 @@ class Compiled(Protocol):
     program_key: tuple
     signature: Hashable
 
-    def run(self, inputs: Sequence[Any], program: Program | None = None) -> RunResult:
+    def run(self, inputs: Sequence[Any], program: Program | None = None, *,
+            block: bool = True) -> RunResult:
         """Run on `inputs` (which must have the signature it was compiled for);
-        `program`, one of the same key, is the one whose user lines errors name."""
+        `program`, one of the same key, is the one whose user lines errors name.
+        `block` as in `Backend.run`."""
 
 
 @runtime_checkable
@@ -203,10 +218,16 @@ class Backend(Protocol):
     donates: bool            # whether `run` may reuse the buffers of `owned` inputs
 
     def run(self, program: Program, inputs: Sequence[Any],
-            owned: frozenset[int] = frozenset()) -> RunResult:
+            owned: frozenset[int] = frozenset(), *, block: bool = True) -> RunResult:
         """Evaluate `program` on `inputs` (its buffers or NumPy arrays; 0-d NumPy arrays
         for host scalars) and return its outputs (compiling first if it must) with the
-        events. Raises the first failed `Check`'s error, or `BackendFailure`."""
+        events. Raises the first failed `Check`'s error, or `BackendFailure`.
+
+        With `block` (every flush that reads, and the tiers' timed runs) it returns
+        once the device has finished and the checks are read, so `run_seconds` is the
+        run's time. With `block=False` (a size cut: nothing reads the results yet) it
+        may return at once with futures for outputs and the checks in
+        `RunResult.deferred`; a backend that always finishes first ignores it."""
 
     def devices(self) -> tuple[str, ...]:
         """The devices it can run on, by lazyarr's names, its default's first."""

@@ -41,9 +41,11 @@ class NumpyBackend:
     def device_of(self, buffer) -> str:
         return "cpu"
 
-    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
+            block: bool = True) -> RunResult:
         """Each instruction's reference on NumPy arrays. A checked instruction's
-        reference raises NumPy's own error (with NumPy's message) mid-program.
+        reference raises NumPy's own error (with NumPy's message) mid-program. It always
+        finishes before it returns (`block` changes nothing).
 
         A write (`x[i:j] = v`, a scatter) whose target buffer this run owns (an
         intermediate read by nothing after it, or an `owned` input) is made in place, as

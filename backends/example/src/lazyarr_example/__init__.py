@@ -53,7 +53,8 @@ class Plan:
                  program.checks_of(k))
             for k, ins in enumerate(program.instructions)]
 
-    def run(self, inputs: Sequence, program=None) -> RunResult:
+    def run(self, inputs: Sequence, program=None, *, block: bool = True) -> RunResult:
+        """Step by step on the host: it has finished when it returns (`block` is moot)."""
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         failed = None
@@ -127,11 +128,12 @@ class ExampleBackend:
         with self._lock:
             return self._plans.setdefault((program.key, signature), plan)
 
-    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
+            block: bool = True) -> RunResult:
         signature = self.signature(program, inputs, owned)
         plan, events = self.lookup(program, signature)
         if plan is None:
             plan = self.compile(program, signature)
             events.add(plan.events)
-        outputs, ran = plan.run(inputs)
-        return RunResult(outputs, events.add(ran))
+        ran = plan.run(inputs)
+        return RunResult(ran.outputs, events.add(ran.events))

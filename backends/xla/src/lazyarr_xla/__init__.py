@@ -180,6 +180,19 @@ def _allocated_bytes(program) -> int:
     return total
 
 
+def _flag_reader(flags, checked, program, placement):
+    """A callable that reads a run's check flags (waiting for the run) and raises the
+    first failed check's error, naming its user line."""
+    def read() -> None:
+        with jax.enable_x64(True):
+            hits = [sharding.host_value(f, placement) for f in flags]
+        for hit, index in zip(hits, checked):
+            if hit:
+                check = program.checks[index]
+                raise name_the_line(check.error(check.message), program, check.instruction)
+    return read
+
+
 class XlaCompiled:
     """An executable for one program and signature (the contract's `Compiled`).
     `events` says how it was made: compiled now, or loaded from the disk cache."""
@@ -209,8 +222,11 @@ class XlaCompiled:
             self._place = lambda x, i: mesh.place(x, specs[i])
             self._place_scalars = lambda v: mesh.place(v, ())
 
-    def run(self, inputs: Sequence, program=None) -> RunResult:
-        """Run on `inputs`; `program` (of the same key) names the user's lines in errors."""
+    def run(self, inputs: Sequence, program=None, *, block: bool = True) -> RunResult:
+        """Run on `inputs`; `program` (of the same key) names the user's lines in errors.
+        With `block`, wait for the results and read the check flags (raising the first
+        failed check's error); without, return XLA's futures at once, the flags' reading
+        in `RunResult.deferred`."""
         program = program or self._program
         start = time.perf_counter()
         mesh = self._backend.placement
@@ -220,7 +236,7 @@ class XlaCompiled:
             try:
                 results = self._executable(*self._packing.pack(inputs, self._place,
                                                                self._place_scalars))
-                if self._wait:
+                if block or self._wait:
                     jax.block_until_ready(results)
             except Exception as exc:  # e.g. out of memory while running
                 if mesh is not None and mesh.multiprocess:
@@ -228,20 +244,18 @@ class XlaCompiled:
                     if failure is not exc:
                         raise failure from exc
                 raise BackendFailure.from_program("XLA could not run", program, exc) from exc
-            n_out = len(program.outputs)
-            if self._checked:
-                flags = [sharding.host_value(f, self._backend.placement)
-                         for f in results[n_out:]]
-                for hit, index in zip(flags, self._checked):
-                    if hit:
-                        check = program.checks[index]
-                        raise name_the_line(check.error(check.message), program,
-                                            check.instruction)
+        n_out = len(program.outputs)
+        flags = results[n_out:]
+        deferred = None
+        if flags and not block:
+            deferred = _flag_reader(flags, self._checked, program, self._backend.placement)
+        elif flags:
+            _flag_reader(flags, self._checked, program, self._backend.placement)()
         events = Events(run_seconds=time.perf_counter() - start,
                         donated_buffers=len(self.signature.donated))
         if self._backend.placement is not None:
             events.extra["collective_bytes"] = self.collective_bytes()
-        return RunResult(list(results[:n_out]), events)
+        return RunResult(list(results[:n_out]), events, deferred)
 
     def collective_bytes(self) -> int:
         """Bytes the partitioned program's collectives produce per device per run (from
@@ -388,15 +402,16 @@ class XlaBackend:
 
     # -- the contract ---------------------------------------------------------------
 
-    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()) -> RunResult:
+    def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
+            block: bool = True) -> RunResult:
         """Run `program`: from the memory cache, else the disk cache, else compiled now."""
         signature = self.signature(program, inputs, owned)
         compiled, events = self.lookup(program, signature)
         if compiled is None:
             compiled = self.compile(program, signature)
             events.add(compiled.events)
-        outputs, ran = compiled.run(inputs, program)
-        return RunResult(outputs, events.add(ran))
+        ran = compiled.run(inputs, program, block=block)
+        return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
 
     def signature(self, program, inputs: Sequence, owned: frozenset[int] = frozenset()):
         """Cheap: which inputs are host scalars, which owned buffers to donate and, on a
