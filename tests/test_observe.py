@@ -309,7 +309,8 @@ def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
     monkeypatch.setenv("LAZYARR_TIER", "interpret")
     assert la.explain(y).endswith("  tier: the NumPy interpreter (LAZYARR_TIER=interpret)")
     monkeypatch.setenv("LAZYARR_TIER", "sometimes")
-    assert la.explain(y).endswith("LAZYARR_TIER must be one of interpret, compile, auto, not "
+    assert la.explain(y).endswith("LAZYARR_TIER must be one of interpret, compile, auto, "
+                                  "opbyop, not "
                                   "'sometimes'")
 
 

@@ -192,6 +192,8 @@ def _tier_line(backend, program, inputs) -> str | None:
         forced = _tiers.tier()
     except ValueError as exc:
         return str(exc)
+    if forced == "opbyop" and _tiers.first_for(backend, forced) is not None:
+        return "op by op, each primitive's cached executable on the device (LAZYARR_TIER=opbyop)"
     if not _tiers.interprets_first(backend):
         return None
     if forced == "compile":

@@ -13,10 +13,14 @@ compiled at once. A background compile that fails leaves the program on the
 interpreter and is counted once in `stats()` ("compile_failures", with its line and
 message under "tier_failures").
 
-On an accelerator, or with a backend that does not compile, the backend runs every
-program itself. `LAZYARR_TIER=interpret|compile|auto` (read at every flush) forces the
-interpreter, forces compiling before the first run (the behaviour without tiers), or
-lets this policy choose (the default).
+Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the backend's
+`op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
+attributes, so values never leave the device); the policy is the same. A backend that
+does not compile, or that offers no first tier off the CPU, runs every program itself.
+`LAZYARR_TIER=interpret|compile|auto|opbyop` (read at every flush) forces the
+interpreter, forces compiling before the first run (the behaviour without tiers), lets
+this policy choose (the default), or forces op-by-op execution (on the CPU too: tests).
+The first tier's runs are counted as "interpreted_runs" or "op_by_op_runs".
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import dataclass, field
 from . import _backend
 from .backend_api import Events, RunResult, asynchronous
 
-TIERS = ("interpret", "compile", "auto")
+TIERS = ("interpret", "compile", "auto", "opbyop")
 HOT = 2             # runs of one structure before it is compiled
 LONG_RUN_S = 1.0    # an interpreted run this long is worth compiling at once (about
                     # what a compile costs: a program seen once pays for it only then)
@@ -40,7 +44,7 @@ MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
 # What stats() reports of the tiers: runs per tier, compiles started in the background
 # (their compiles and seconds count in "compiles" and "background_compile_seconds"),
 # their failures, and structures sent back to the interpreter.
-COUNTERS = ("interpreted_runs", "compiled_runs", "background_compiles",
+COUNTERS = ("interpreted_runs", "op_by_op_runs", "compiled_runs", "background_compiles",
             "background_compile_seconds", "compile_failures", "tier_returns_to_interpreter")
 
 
@@ -129,8 +133,9 @@ def interpreter():
 
 
 def interprets_first(backend) -> bool:
-    """Whether the tiers apply: a compiling backend running on the CPU."""
-    return getattr(backend, "compiles", False) and backend.device == "cpu"
+    """Whether the auto tier's first tier is the NumPy interpreter: a compiling backend
+    running on the CPU."""
+    return getattr(backend, "compiles", False) and platform(backend) == "cpu"
 
 
 # Accelerator plugins of jax: with one installed, the default device may not be the CPU.
@@ -187,15 +192,14 @@ def _cpu_only(options: dict) -> bool:
 def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult:
     """Run `program` on the tier the policy picks; `stats` (the scheduler's Stats) gets
     the tier counters. Raises what the program raises, on either tier. Without `block`
-    a compiled run may return futures (see `backend_api.Backend.run`), except while
-    the policy times it."""
+    a run may return futures (see `backend_api.Backend.run`), except while the policy
+    times it."""
     forced = tier()
-    if forced == "compile" or not interprets_first(backend):
-        if not block and asynchronous(backend):
-            return backend.run(program, inputs, owned, block=False)
-        return backend.run(program, inputs, owned)
-    if forced == "interpret":
-        return _interpret(program, inputs, owned, stats)
+    first = None if forced == "compile" else first_for(backend, forced)
+    if first is None:
+        return _run(backend, program, inputs, owned, block)
+    if forced != "auto":
+        return _first_run(first, program, inputs, owned, stats, block)
     signature = backend.signature(program, inputs, owned)
     key = (program.key, signature)
     with _lock:
@@ -219,10 +223,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
         with _lock:
             timed = Policy.timing(state)
         start = time.perf_counter()
-        if timed or block or not asynchronous(backend):
-            ran = compiled.run(inputs)  # waits: its time is the run's
-        else:
-            ran = compiled.run(inputs, block=False)
+        ran = _run(compiled, None, inputs, None, timed or block, backend)
         if timed:
             with _lock:
                 Policy.after_compiled_run(state, time.perf_counter() - start)
@@ -230,28 +231,79 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
                     stats.backend_events["tier_returns_to_interpreter"] += 1
         stats.backend_events["compiled_runs"] += 1
         return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
+    # The first tier's time counts only where the run waited for its results.
+    timed = block or state.interpreted_best == float("inf")
     start = time.perf_counter()
-    result = _interpret(program, inputs, owned, stats)
-    seconds = time.perf_counter() - start
+    result = _first_run(first, program, inputs, owned, stats, timed)
+    seconds = time.perf_counter() - start if timed else 0.0
     with _lock:
-        state.interpreted_best = min(state.interpreted_best, seconds)
+        if timed:
+            state.interpreted_best = min(state.interpreted_best, seconds)
         if Policy.start_compile(state, seconds) and Policy.may_submit(_in_flight()):
             state.future = _executor().submit(backend.compile, program, signature)
             state.future.site = _site(program)
             _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
             stats.backend_events["background_compiles"] += 1
-    return RunResult(result.outputs, events.add(result.events))
+    return RunResult(result.outputs, events.add(result.events), result.deferred)
+
+
+def first_tier(backend):
+    """Where the auto policy runs a program before it is compiled (and where a program
+    that is never compiled stays): the NumPy interpreter on the CPU, the backend's
+    op-by-op runner (`op_by_op()`: cached single-primitive executables on its device)
+    elsewhere; None where the backend runs every program itself (it does not compile,
+    or offers no first tier off the CPU)."""
+    if not getattr(backend, "compiles", False):
+        return None
+    if platform(backend) == "cpu":
+        return interpreter()
+    return _op_by_op(backend)
+
+
+def platform(backend) -> str:
+    """The platform of a backend's device name: "cpu", "gpu", "tpu", ... ("cpu*4": cpu)."""
+    return str(backend.device).partition(":")[0].partition("*")[0]
+
+
+def _op_by_op(backend):
+    make = getattr(backend, "op_by_op", None)
+    return make() if make is not None else None
+
+
+def first_for(backend, forced: str):
+    """The first tier under LAZYARR_TIER=`forced` (not "compile")."""
+    if not getattr(backend, "compiles", False):
+        return None
+    if forced == "interpret":
+        return interpreter()
+    if forced == "opbyop":
+        return _op_by_op(backend)
+    return first_tier(backend)
+
+
+def _run(runner, program, inputs, owned, block: bool, backend=None) -> RunResult:
+    """`runner.run` (a backend's, or with `owned` None a Compiled's), passing `block`
+    only where the contract (1.1) has it."""
+    if owned is None:
+        if not block and asynchronous(backend):
+            return runner.run(inputs, block=False)
+        return runner.run(inputs)
+    if not block and asynchronous(runner):
+        return runner.run(program, inputs, owned, block=False)
+    return runner.run(program, inputs, owned)
+
+
+def _first_run(first, program, inputs, owned, stats, block: bool) -> RunResult:
+    """A run on the first tier: the interpreter (which writes into `owned` inputs'
+    buffers in place) or op by op."""
+    name = "interpreted_runs" if first is interpreter() else "op_by_op_runs"
+    stats.backend_events[name] += 1
+    return _run(first, program, inputs, owned, block)
 
 
 def _in_flight() -> int:
     """Background compiles submitted and not yet adopted or finished."""
     return sum(1 for st in _submitted if st.future is not None and not st.future.done())
-
-
-def _interpret(program, inputs, owned, stats) -> RunResult:
-    """The interpreter's run (it writes into `owned` inputs' buffers in place)."""
-    stats.backend_events["interpreted_runs"] += 1
-    return interpreter().run(program, inputs, owned)
 
 
 def _adopt(state: State, stats) -> None:

@@ -308,7 +308,7 @@ def _entry(program, inputs, backend):
 def _fresh_run(program, inputs):
     """Run on a new backend instance: an empty memory cache, so the disk decides."""
     from lazyarr_xla import XlaBackend
-    outputs, events = XlaBackend("cpu").run(program, inputs)
+    outputs, events, _ = XlaBackend("cpu").run(program, inputs)
     return numpy.asarray(outputs[0]), events
 
 
@@ -382,6 +382,7 @@ def test_compiles_run_on_background_threads(cache_dir, monkeypatch):
     compiled, events = backend.lookup(pa, signature)
     assert all(m is compiled for m in made) and events.memory_cache_hits == 1
     assert sum(m.events.compiles for m in set(made)) == 1
-    outputs, ran = compiled.run(ia)
+    outputs, ran, deferred = compiled.run(ia)
+    assert deferred is None  # a blocking run read its checks
     numpy.testing.assert_array_equal(numpy.asarray(outputs[0]), numpy.arange(5.0) * 2 + 1)
     assert ran.run_seconds > 0 and ran.compiles == 0

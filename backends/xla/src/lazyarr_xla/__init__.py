@@ -29,6 +29,7 @@ from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Looku
 
 from . import disk_cache, peers, sharding
 from .lowering import convert, lower, prepare
+from .op_by_op import OpByOp
 
 
 def _device(spec: str | None):
@@ -295,6 +296,7 @@ class XlaBackend:
             self._cache_devices = self.jax_device
         self._compiled: dict[tuple, XlaCompiled] = {}
         self._compiling: dict[tuple, threading.Event] = {}
+        self._op_by_op = None
         self._lock = threading.Lock()
         # XLA's CPU runtime runs with the FTZ/DAZ flags set and offers no switch: it
         # reads subnormal inputs as zero and writes zero for subnormal results.
@@ -401,6 +403,16 @@ class XlaBackend:
         jax.distributed.shutdown()
 
     # -- the contract ---------------------------------------------------------------
+
+    def op_by_op(self):
+        """The tier that starts at once off the CPU: programs run primitive by primitive
+        on this backend's device (see `op_by_op`); None on a device mesh."""
+        if self.placement is not None:
+            return None
+        with self._lock:
+            if self._op_by_op is None:
+                self._op_by_op = OpByOp(self)
+            return self._op_by_op
 
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
             block: bool = True) -> RunResult:

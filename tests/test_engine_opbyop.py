@@ -1,0 +1,124 @@
+"""The first tier off the CPU: op-by-op execution of cached single-primitive
+executables on the device (lazyarr_xla.op_by_op). The policy unit picks it for a
+compiling backend whose device is not the CPU (tested with fake platforms), the auto
+tier runs a program on it and then compiled, and LAZYARR_TIER=opbyop (which forces it
+on the CPU too) gives NumPy's values on a representative set of programs."""
+
+import numpy
+import pytest
+
+import lazyarr as la
+from lazyarr import _backend, _flush, _tiers
+
+
+class FakeBackend:
+    compiles = True
+
+    def __init__(self, device, runner=None):
+        self.device = device
+        if runner is not None:
+            self.op_by_op = lambda: runner
+
+
+def test_the_policy_picks_op_by_op_off_the_cpu():
+    runner = object()
+    assert _tiers.first_tier(FakeBackend("gpu:0", runner)) is runner
+    assert _tiers.first_tier(FakeBackend("tpu:3", runner)) is runner
+    assert _tiers.first_tier(FakeBackend("cpu", runner)) is _tiers.interpreter()
+    assert _tiers.first_tier(FakeBackend("cpu*4", runner)) is _tiers.interpreter()
+    assert _tiers.first_tier(FakeBackend("gpu:0")) is None  # no first tier: it runs itself
+    not_compiling = FakeBackend("gpu:0", runner)
+    not_compiling.compiles = False
+    assert _tiers.first_tier(not_compiling) is None
+
+
+def test_forced_tiers_pick_their_runner(monkeypatch):
+    runner = object()
+    gpu = FakeBackend("gpu:0", runner)
+    assert _tiers.first_for(gpu, "opbyop") is runner
+    assert _tiers.first_for(gpu, "interpret") is _tiers.interpreter()
+    assert _tiers.first_for(gpu, "auto") is runner
+    assert _tiers.first_for(FakeBackend("cpu", runner), "opbyop") is runner
+
+
+@pytest.fixture
+def xla(backend, monkeypatch):
+    if backend != "xla":
+        pytest.skip("op-by-op execution is the XLA backend's")
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    monkeypatch.setattr(_flush, "_last_cut", None)
+    _tiers.reset()
+    la.reset_stats()
+    yield _backend.current()
+    _tiers.reset()
+
+
+def test_auto_on_an_accelerator_runs_op_by_op_then_compiled(xla, monkeypatch):
+    """The XLA backend on the CPU, told it is a GPU: auto starts on op-by-op."""
+    monkeypatch.setattr(xla, "device", "gpu:0")
+    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    host = numpy.linspace(0.0, 1.0, 50)
+    for step in range(6):
+        got = numpy.asarray(la.tanh(la.asarray(host) * 0.5 + step).sum(axis=0))
+        numpy.testing.assert_allclose(got, numpy.tanh(host * 0.5 + step).sum(axis=0))
+        _tiers.wait()
+    stats = la.stats()
+    assert stats["op_by_op_runs"] >= 1 and stats["interpreted_runs"] == 0
+    assert stats["compiled_runs"] >= 1
+
+
+def test_single_primitive_executables_are_cached(xla, monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    runner = xla.op_by_op()
+    x = la.asarray(numpy.arange(6.0))
+    numpy.asarray(x * 2.0 + 1.0)
+    before = runner.cached()
+    numpy.asarray(la.asarray(numpy.ones(6)) * 3.0 + 4.0)  # same primitives, shapes, dtypes
+    assert runner.cached() == before
+    numpy.asarray(la.asarray(numpy.ones(7)) * 3.0 + 4.0)  # a new shape: new executables
+    assert runner.cached() == before + 2
+
+
+def _programs(np):
+    """A representative set: elementwise with scalars, reductions, matmul, views and
+    slices, fancy indexing, writes, sorting, cumulative sums, where, concatenation,
+    casts, linalg, a loop with a moving window."""
+    rng = numpy.random.default_rng(7)
+    a = np.asarray(rng.normal(size=(5, 4)))
+    b = np.asarray(rng.integers(0, 10, size=(4,)))
+    out = [a * 2.5 - 1, np.exp(a) / (1 + np.abs(a)), a.sum(axis=0), a.max(), a.mean(axis=1),
+           a @ a.T, a[1:4, ::2], a.T.reshape(2, 10), a[np.asarray(numpy.array([4, 0, 2]))],
+           np.sort(a, axis=1), np.argsort(b), np.cumsum(a, axis=0), np.where(a > 0, a, -a),
+           np.concatenate([a, a[:2]]), (a * 3).astype(np.int32), b // 3, b % 4 == 1,
+           np.linalg.solve(a[:4] + 4 * np.eye(4), a[0]), np.linalg.inv(a[:4] + 4 * np.eye(4))]
+    c = a.copy()
+    c[1:3, 1:] = 0.0
+    c[np.asarray(numpy.array([0, 4]))] = 7.0
+    out.append(c)
+    x = np.asarray(numpy.arange(40.0))
+    total = np.zeros(5)
+    for i in range(0, 30, 5):
+        total = total + x[i:i + 5]
+    out.append(total)
+    return out
+
+
+def test_op_by_op_gives_numpys_values(xla, monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    got = _programs(la)
+    for value, expected in zip(got, _programs(numpy)):
+        value = numpy.asarray(value)
+        assert value.dtype == expected.dtype and value.shape == expected.shape
+        numpy.testing.assert_allclose(value, expected, rtol=1e-12, atol=1e-12)
+    assert la.stats()["op_by_op_runs"] >= 1 and la.stats()["compiles"] == 0
+
+
+def test_op_by_op_raises_checks_with_the_users_line(xla, monkeypatch):
+    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    x = la.arange(5.0)
+    index = la.asarray(numpy.array([1, 2])) * la.asarray(numpy.array([1, 4]))
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        numpy.asarray(x[index])
+    assert "test_engine_opbyop.py" in "\n".join(getattr(info.value, "__notes__", ()))
+    with pytest.raises(numpy.linalg.LinAlgError):
+        numpy.asarray(la.linalg.inv(la.asarray(numpy.ones((3, 3))) * 1.0))
