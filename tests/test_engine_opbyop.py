@@ -46,6 +46,7 @@ def xla(backend, monkeypatch):
     if backend != "xla":
         pytest.skip("op-by-op execution is the XLA backend's")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    monkeypatch.setenv("LAZYARR_EAGER", "0")  # small programs too run on the tiers
     monkeypatch.setattr(_flush, "_last_cut", None)
     _tiers.reset()
     la.reset_stats()

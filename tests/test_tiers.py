@@ -54,6 +54,7 @@ def auto(backend, monkeypatch):
         pytest.skip("tiers apply to a compiling backend on the CPU")
     monkeypatch.setenv("LAZYARR_TIER", "auto")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    monkeypatch.setenv("LAZYARR_EAGER", "0")  # these small programs are the tiers' to run
     _tiers.reset()
     la.reset_stats()
     yield
@@ -141,7 +142,7 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
         print(s["interpreted_runs"], s["compiled_runs"], s["disk_cache_hits"])
     """)
     env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_TIER": "auto",
-           "LAZYARR_CACHE_DIR": str(tmp_path)}
+           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0"}
 
     def run():
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -207,7 +208,8 @@ def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend):
         assert float((x * 2).sum()) == 90.0
         print(_tiers.DEFERRED_FLUSHES, "jax" in sys.modules)
     """)
-    env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": "off"}
+    env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": "off",
+           "LAZYARR_EAGER": "0"}  # (eager execution would need no flush at all)
     env.pop("LAZYARR_BACKEND", None)
     env.pop("JAX_PLATFORMS", None)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -9,8 +9,9 @@ implementation (what the interpreter would run) and recorded as a computed leaf.
 are the interpreter's, so NumPy's; errors are raised at the call; NumPy's floating-point
 warnings are not raised, as on every lazy path (docs/semantics.md).
 
-Switches: `LAZYARR_EAGER=0` (or off/false/no) turns it off, `LAZYARR_TIER=compile` too
-(so the suite run compiled tests XLA's lowerings). Both are read at every operation, as
+Switches: `LAZYARR_EAGER=0` (or off/false/no) turns it off, `LAZYARR_TIER=compile` and
+`opbyop` too (so the suite run compiled tests XLA's lowerings, and op by op runs on
+the device). Both are read at every operation, as
 cheaply as a dictionary lookup: the decision is recomputed only when one of its inputs
 (the two variables, `LAZYARR_BACKEND`, the selected backend) changes.
 `lazyarr.stats()["eager_ops"]` counts the operations computed this way.
@@ -68,7 +69,7 @@ def _text(raw) -> str:
 
 
 def _decide(tier, eager, backend_env, top, chosen) -> bool:
-    if _text(eager) in _OFF or _text(tier) == "compile":
+    if _text(eager) in _OFF or _text(tier) in ("compile", "opbyop"):
         return False
     if top is None:
         top = chosen
