@@ -31,7 +31,7 @@ PROGRAM_NAMES = ["black_scholes", "kmeans", "mandelbrot", "monte_carlo_pi", "nbo
                  "image_histogram", "pca_iris_like", "polynomial_fit", "markov_chain",
                  "bootstrap_ci", "fft_spectrum", "prime_sieve", "sensor_masked",
                  "xarray_climate", "dask_blocks", "numba_kernels", "grid_helpers",
-                 "binary_io", "scipy_stats_tests"]
+                 "binary_io", "scipy_stats_tests", "memory_views"]
 # Programs that fail today, each with the lazyarr gap it hits (strict: a fix must
 # remove its line).
 KNOWN_FAILURES = {
@@ -66,7 +66,7 @@ def write(directory: Path, files: dict) -> Path:
     return directory
 
 
-def assert_same_result(expected: Path, actual: Path):
+def assert_same_result(expected: Path, actual: Path, rtol: float = 1e-12):
     """Saved arrays: dtype and shape exactly, integers exactly; floats to 1e-12 of the
     array's scale (lazyarr's contractions may sum in another order than BLAS)."""
     a, b = np.load(expected), np.load(actual)
@@ -74,7 +74,16 @@ def assert_same_result(expected: Path, actual: Path):
     if a.dtype.kind in "biu":
         np.testing.assert_array_equal(b, a)
     else:
-        np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12 * float(np.max(np.abs(a))))
+        np.testing.assert_allclose(b, a, rtol=rtol, atol=rtol * float(np.max(np.abs(a))))
+
+
+# Programs whose saved values come from an iterative solver that stops within its own
+# tolerance: on XLA, whose transcendental functions differ from NumPy's in the last ulp
+# (docs/semantics.md), the solver may stop at another point within that tolerance. The
+# printed output must still be identical.
+XLA_SOLVER_TOLERANCE = {
+    "scipy_optimize_fit": 1.5e-8,  # curve_fit's default xtol (its fit differs by 6e-10)
+}
 
 
 # ----- realistic programs -------------------------------------------------------------
@@ -95,11 +104,12 @@ def test_program_output_matches_plain_python(name, tmp_path):
 
 
 @pytest.mark.skipif("xla" not in lazyarr._backend.available(), reason="no xla backend")
-@pytest.mark.parametrize("name", ["pandas_sales", "strided_tricks", "numba_kernels",
-                                  "xarray_climate", "sklearn_pipeline", "inplace_algorithms"])
-def test_library_programs_on_xla_match_plain_python(name, tmp_path):
-    """The corpus's library programs (pandas, stride tricks, numba, xarray, sklearn,
-    in-place writes) give plain Python's output on the XLA backend too."""
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[name], strict=True))
+    if name in KNOWN_FAILURES else name for name in PROGRAM_NAMES])
+def test_programs_on_xla_match_plain_python(name, tmp_path):
+    """Every program of the corpus gives plain Python's output on the XLA backend too
+    (the test above runs them on the NumPy reference backend)."""
     (tmp_path / "numpy").mkdir()
     (tmp_path / "xla").mkdir()
     plain = run([PROGRAMS / f"{name}.py", tmp_path / "numpy"], lazy=False)
@@ -107,7 +117,8 @@ def test_library_programs_on_xla_match_plain_python(name, tmp_path):
     assert plain.returncode == 0, plain.stderr
     assert lazy.returncode == 0, lazy.stderr
     assert lazy.stdout == plain.stdout
-    assert_same_result(tmp_path / "numpy" / f"{name}.npy", tmp_path / "xla" / f"{name}.npy")
+    assert_same_result(tmp_path / "numpy" / f"{name}.npy", tmp_path / "xla" / f"{name}.npy",
+                       rtol=XLA_SOLVER_TOLERANCE.get(name, 1e-12))
 
 
 @pytest.mark.skipif("xla" not in lazyarr._backend.available(), reason="no xla backend")
