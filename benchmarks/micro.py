@@ -1,15 +1,19 @@
 """Microbenchmarks of lazyarr's own overheads (issue 10, part 5), each beside NumPy's
 time for the same thing, in microseconds per operation:
 
-- **build**: `x + x` on a small computed array (10 float64), recording the node only;
+- **build**: `x + x` on a small computed array (10 float64), recording the node only
+  (eager execution switched off: `LAZYARR_EAGER=0`);
+- **eager**: the same `x + x` computed at once (lazyarr._eager, the default on the CPU);
 - **flush**: `lazyarr.eval(x + 1.0)` of a program already in the cache, and the part of
-  it spent outside the backend's `run` (lazyarr's own time);
+  it spent outside the backend's `run` (lazyarr's own time), eager execution off;
 - **read**: `float(y[i])` of every element of a computed array (1,000 float64);
 - **iterate**, **tolist**, **contains**: `for v in y`, `y.tolist()`, `0.5 in y`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 
 import numpy
@@ -26,6 +30,20 @@ def _per_call(fn, count: int) -> float:
     return best * 1e6
 
 
+@contextlib.contextmanager
+def _recorded():
+    """Operations recorded, not computed at once (LAZYARR_EAGER=0) within the block."""
+    before = os.environ.get("LAZYARR_EAGER")
+    os.environ["LAZYARR_EAGER"] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["LAZYARR_EAGER"]
+        else:
+            os.environ["LAZYARR_EAGER"] = before
+
+
 def run(quick: bool) -> list[tuple[str, float, float]]:
     """(name, lazyarr µs, numpy µs) per microbenchmark, on lazyarr's XLA backend."""
     import lazyarr
@@ -33,17 +51,20 @@ def run(quick: bool) -> list[tuple[str, float, float]]:
     lazyarr.set_backend("xla")
     count = 300 if quick else 3000
     host = numpy.linspace(0.0, 1.0, 10)
-    x = lazyarr.eval(lazyarr.asarray(host) * 1.0)  # a computed array, the backend's buffer
-    rows = [("build: x + x (10 elements)", _per_call(lambda: x + x, count),
-             _per_call(lambda: host + host, count))]
-
-    lazyarr.eval(x + 1.0)  # compile once
-    before = (time.perf_counter(), _flush.STATS.flush_seconds)
-    flush = _per_call(lambda: lazyarr.eval(x + 1.0), count)
-    calls = 3 * count
-    wall = time.perf_counter() - before[0]
-    backend = _flush.STATS.flush_seconds - before[1]
-    own = (wall - backend) / calls * 1e6 - rows[0][1]  # less the node's build
+    with _recorded():
+        x = lazyarr.eval(lazyarr.asarray(host) * 1.0)  # a computed array, the backend's buffer
+        rows = [("build: x + x (10 elements)", _per_call(lambda: x + x, count),
+                 _per_call(lambda: host + host, count))]
+    rows.append(("eager: x + x (10 elements)", _per_call(lambda: x + x, count),
+                 rows[0][2]))
+    with _recorded():
+        lazyarr.eval(x + 1.0)  # compile once
+        before = (time.perf_counter(), _flush.STATS.flush_seconds)
+        flush = _per_call(lambda: lazyarr.eval(x + 1.0), count)
+        calls = 3 * count
+        wall = time.perf_counter() - before[0]
+        backend = _flush.STATS.flush_seconds - before[1]
+        own = (wall - backend) / calls * 1e6 - rows[0][1]  # less the node's build
     rows.append(("flush: eval(x + 1.0), cached", flush, _per_call(lambda: host + 1.0, count)))
     rows.append(("flush: lazyarr's own time", own, float("nan")))
 

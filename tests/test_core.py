@@ -322,6 +322,7 @@ def _program(y):
     return linearize(topological_order([y._node]), [y._node])
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_integer_index_reads_do_not_put_the_index_in_the_key():
     a = la.asarray(np.arange(60.0).reshape(6, 10))
     same = [(a[3] * 2, a[-1] * 2), (a[:, 2], a[:, 7]), (a[1, 2] + 1, a[4, 9] + 1),

@@ -37,6 +37,10 @@ SCALAR_KINDS: dict = {}
 _OBJECT_CLASS = object.__dict__["__class__"]
 
 
+_SCALARS = frozenset([bool, int, float, complex, np.float64, np.float32, np.int64, np.int32,
+                      np.bool_, np.complex128])
+
+
 class Array:
     """A lazy n-dimensional array with NumPy's semantics."""
 
@@ -136,7 +140,11 @@ class Array:
         return self.shape[0]
 
     def __contains__(self, value) -> bool:
-        """NumPy's `value in x`: `(x == value).any()`, one flush (not one per element)."""
+        """NumPy's `value in x`: `(x == value).any()`, one flush (not one per element);
+        of a computed NumPy buffer and a scalar, NumPy's own `in` on it."""
+        host = self._host()
+        if host is not None and type(value) in _SCALARS:
+            return host.__contains__(value)
         return bool((self == value).any())
 
     def __iter__(self):
@@ -150,9 +158,19 @@ class Array:
         _flush.evaluate([self._node], "read")
         return self._node.value
 
+    def _host(self):
+        """The computed NumPy buffer behind this array, or None (pending, or another
+        backend's buffer)."""
+        node = self._node
+        value = node.value
+        return value if node.op is INPUT and type(value) is np.ndarray else None
+
     def _value(self, cause: str) -> np.ndarray:
         """The computed value as a NumPy array (read-only: it is lazyarr's buffer)."""
-        value = _flush.to_numpy(self._node, cause)
+        node = self._node
+        value = node.value
+        if node.op is not INPUT or type(value) is not np.ndarray:
+            value = _flush.to_numpy(node, cause)
         if value.flags.writeable:
             value = value.view()
             value.flags.writeable = False
@@ -180,10 +198,22 @@ class Array:
         return bool(self._python_value())
 
     def __int__(self) -> int:
-        return self._convert(int)
+        value = self._host_scalar()
+        return int(value) if value is not None else self._convert(int)
 
     def __float__(self) -> float:
-        return self._convert(float)
+        value = self._host_scalar()
+        return float(value) if value is not None else self._convert(float)
+
+    def _host_scalar(self):
+        """The NumPy scalar this handle stands for, if computed in a NumPy buffer and
+        real (what int() and float() convert without a warning or an error)."""
+        if not self._scalar:
+            return None
+        host = self._host()
+        if host is None or host.dtype.kind not in "biuf":
+            return None
+        return host[()]
 
     def __complex__(self) -> complex:
         return self._convert(complex)

@@ -116,34 +116,34 @@ def reset() -> None:
 
 # NumPy's "ignore all" floating-point error state, entered and left around an eager
 # call through NumPy's context variable (np.errstate costs about 1 µs a call).
+class _Errstate:
+    """np.errstate(all="ignore") as a context variable's set/reset pair (the fallback
+    where NumPy keeps its state elsewhere)."""
+
+    @staticmethod
+    def set(_state):
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    @staticmethod
+    def reset(state):
+        state.__exit__(None, None, None)
+
+
 try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _errstate_var
+    from numpy._core._ufunc_config import _extobj_contextvar as _var
     with np.errstate(all="ignore"):
-        _IGNORE = _errstate_var.get()
+        ERRSTATE = (_var, _var.get())
 except (ImportError, AttributeError):  # pragma: no cover  (another NumPy's layout)
-    _errstate_var = None
+    ERRSTATE = (_Errstate, None)
 
 
 def call(fn, *args, **kwargs):
     """`fn(*args, **kwargs)` with NumPy's floating-point errors ignored."""
-    token = ignore_errors()
+    var, ignore = ERRSTATE
+    token = var.set(ignore)
     try:
         return fn(*args, **kwargs)
     finally:
-        restore_errors(token)
-
-
-def ignore_errors():
-    """Enter NumPy's errstate(all="ignore"); give the result to `restore_errors`."""
-    if _errstate_var is None:  # pragma: no cover
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
-    return _errstate_var.set(_IGNORE)
-
-
-def restore_errors(token) -> None:
-    if _errstate_var is None:  # pragma: no cover
-        token.__exit__(None, None, None)
-    else:
-        _errstate_var.reset(token)
+        var.reset(token)

@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtypes, _eager, _flush
 from .._errors import user_site
 from .._graph import INPUT, Node, check_size, computed
+from .._shared import EXPORTED
 from .._ops import MULTI_OUTPUT, OPS, UFUNCS as UFUNC_CATEGORIES, broadcast_shapes
 from .._interop import NotLazy, overrides
 from . import UFUNCS, export
@@ -166,6 +167,7 @@ _BOOL = np.dtype(bool)
 _FAST_KINDS = frozenset("biufc")
 _int_bounds: dict = {}
 _LARGE = 1 << 24  # results past this many elements are checked by check_size
+_errstate, _IGNORE = _eager.ERRSTATE
 
 
 def _int_fits(value: int, dtype: np.dtype) -> bool:
@@ -186,16 +188,33 @@ def _fast_call(self: ufunc, args):
     """The call without out=, where=, dtype= or casting=, on lazyarr arrays (of NumPy's
     own dtypes) and Python scalars: the loop is looked up by the operand types, the node
     built directly, or, for small computed inputs on the CPU, the result computed at
-    once (see `_eager`). None where the general path must decide (it raises the errors)."""
+    once (see `_eager`). None where the general path must decide (it raises the errors).
+    One pass over the operands: this is the cost of every operator on small arrays."""
     types = []
+    nodes = []
+    eager = True
+    ints = False
     for a in args:
         t = type(a)
         if t is Array:
-            types.append(a._n.dtype)  # a write never changes the dtype
-        elif t is builtins.float or t is builtins.int or t is builtins.complex:
+            node = a._n if a._layout is None and not EXPORTED else a._node
+            types.append(node.dtype)  # a write never changes the dtype
+            nodes.append(node)
+            if eager:
+                value = node.value
+                if node.op is not INPUT or type(value) is not np.ndarray \
+                        or value.size > _eager.MAX_ELEMENTS:
+                    eager = False
+        elif t is builtins.float or t is builtins.complex:
             types.append(t)
+            nodes.append(None)
+        elif t is builtins.int:
+            types.append(t)
+            nodes.append(None)
+            ints = True
         elif t is builtins.bool:
             types.append(_BOOL)
+            nodes.append(None)
         else:
             return None
     key = tuple(types)
@@ -205,32 +224,18 @@ def _fast_call(self: ufunc, args):
         if not arrays or any(t.kind not in _FAST_KINDS for t in arrays):
             return None  # all weak, or ml_dtypes floats: the general path
         loop = _resolve(self._np, key, None)
+        if self._power and loop[0].kind in "iu":
+            return None  # negative integer exponents: the general path's check
         if len(self._loops) < 256:
             self._loops[key] = loop
-    if self._power and loop[0].kind in "iu":
-        return None  # negative integer exponents: the general path's check
-    nodes = []
-    eager = True
-    size = 1
-    for a, dt in zip(args, loop):
-        if type(a) is Array:
-            node = a._node
-            if eager:
-                value = node.value
-                if node.op is not INPUT or type(value) is not np.ndarray \
-                        or value.size > _eager.MAX_ELEMENTS:
-                    eager = False
-                elif value.size > size:
-                    size = value.size
-            nodes.append(node)
-        elif type(a) is builtins.int and not _int_fits(a, dt):
-            return None  # NumPy's OverflowError (or exact comparison) on the general path
-        else:
-            nodes.append(None)
+    if ints:
+        for a, dt in zip(args, loop):
+            if type(a) is builtins.int and not _int_fits(a, dt):
+                return None  # NumPy's OverflowError (or exact comparison): general path
     if eager and _eager.enabled():
         # The interpreter's call: every operand in the loop's dtype (a Python scalar as
         # a NumPy scalar of it: passed as it is, NumPy may pick another loop).
-        token = _eager.ignore_errors()
+        token = _errstate.set(_IGNORE)
         try:
             values = []
             for a, dt, node in zip(args, loop, nodes):
@@ -241,7 +246,7 @@ def _fast_call(self: ufunc, args):
                     values.append(value if value.dtype == dt else value.astype(dt))
             value = self._np(*values)
         finally:
-            _eager.restore_errors(token)
+            _errstate.reset(token)
         if type(value) is not np.ndarray:
             value = np.asarray(value)
         if value.dtype != loop[self.nin]:
@@ -250,18 +255,16 @@ def _fast_call(self: ufunc, args):
         _eager.COUNT[0] += 1
         return Array(computed(value))
     inputs = []
-    shapes = []
     for a, dt, node in zip(args, loop, nodes):
         if node is None:
             node = scalar_node(a, dt)
         elif node.dtype != dt:
             node = _astype(a, dt)._node
         inputs.append(node)
-        shapes.append(node.shape)
-    shape = shapes[0]
-    for other in shapes:
-        if other != shape:
-            shape = broadcast_shapes(*shapes)
+    shape = inputs[0].shape
+    for other in inputs:
+        if other.shape != shape:
+            shape = broadcast_shapes(*[n.shape for n in inputs])
             break
     dtype = loop[self.nin]
     n = 1

@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _flush
+from .. import _dtypes, _eager, _flush
+from .._graph import INPUT, computed
 from .._placement import host_array as host_buffer
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
@@ -137,6 +138,10 @@ def _is_advanced(entries) -> bool:
 def getitem(x, key) -> Array:
     """`x[key]` with NumPy's basic and advanced indexing rules; a basic index gives a
     view of `x` (a NumPy scalar when every index is an integer)."""
+    if type(key) is int or type(key) is tuple:
+        element = _element(x, key)
+        if element is not None:
+            return element
     x = as_array(x)
     entries, _ = _expand(x, key)
     if _is_advanced(entries):
@@ -148,6 +153,32 @@ def getitem(x, key) -> Array:
     if result._scalar:
         return result
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])
+
+
+def _element(x, key):
+    """`x[i]` or `x[i, j, ...]` (Python ints, one per axis) of a computed NumPy buffer,
+    read at once when operations are computed eagerly (see `_eager`): the NumPy scalar
+    (a 0-d copy, so it does not keep `x`'s buffer alive), with NumPy's IndexError.
+    None where the general path reads it."""
+    if not isinstance(x, Array):
+        return None
+    node = x._node
+    value = node.value
+    if node.op is not INPUT or type(value) is not np.ndarray:
+        return None
+    shape = node.shape
+    if type(key) is int:
+        if len(shape) != 1:
+            return None
+        key = (key,)
+    elif len(key) != len(shape) or not all(type(k) is int for k in key):
+        return None
+    if not _eager.enabled():
+        return None
+    for axis, (i, n) in enumerate(zip(key, shape)):
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    return Array(computed(np.array(value[key])))
 
 
 def _basic_steps(x: Array, entries):

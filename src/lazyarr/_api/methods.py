@@ -249,15 +249,22 @@ COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal
                "gt": "greater", "ge": "greater_equal"}
 
 
+_COMMON_OPERANDS = frozenset([Array, builtins.float, builtins.int])
+
+
 def _forward(ufunc):
     def op(self, other):
-        return ufunc(self, other) if is_operand(other) else NotImplemented
+        if type(other) in _COMMON_OPERANDS or is_operand(other):
+            return ufunc(self, other)
+        return NotImplemented
     return op
 
 
 def _reflected(ufunc):
     def op(self, other):
-        return ufunc(other, self) if is_operand(other) else NotImplemented
+        if type(other) in _COMMON_OPERANDS or is_operand(other):
+            return ufunc(other, self)
+        return NotImplemented
     return op
 
 
