@@ -6,10 +6,6 @@ program of the CI budget, so none stays after its fix)."""
 import re
 
 OPEN = {
-    r"clip\(v,complex|^v(-|\+)=\(N\+Nj\)|^v=v\*\*N$":
-        "complex infinities and NaNs in power, clip and arithmetic (class 8)",
-    r"power\(v,v\)\]: NumPy ValueError, lazyarr None": "a pending exponent's negative values "
-        "raise when computed (docs/semantics.md)",
     r"signbit": "the sign of zero sums in dot (class 8)",
 }
 

@@ -74,6 +74,19 @@ def _check_python_int(value: int, loop_dtype: np.dtype, ufunc_name: str) -> None
         raise OverflowError(f"{ufunc_name}: int too large to convert to float")
 
 
+def check_weak_operands(ufunc: np.ufunc, args, dtype=None) -> None:
+    """NumPy's errors for the Python scalars among a (g)ufunc's operands, which it
+    converts before anything else: no loop (TypeError), an int the loop's dtype cannot
+    hold (OverflowError)."""
+    if not any(type(a) in _WEAK for a in args):
+        return
+    operands = [a if type(a) in _WEAK else as_array(a) for a in args]
+    loop = _loop_dtypes(ufunc, operands, dtype)
+    for op, dt in zip(operands, loop):
+        if type(op) is builtins.int:
+            _check_python_int(op, dt, ufunc.__name__)
+
+
 def _input_node(op, dtype, ufunc_name: str):
     if isinstance(op, Array):
         return _astype(op, dtype)._node
@@ -150,9 +163,9 @@ class ufunc:
             constant = _out_of_range_comparison(self.__name__, operands, loop[0])
             if constant is not None:
                 return constant
-        if self.__name__ == "power" and where is True:
-            _negative_integer_power(operands, loop)
         nodes = [_input_node(op, dt, self.__name__) for op, dt in zip(operands, loop)]
+        if self.__name__ == "power" and where is True:  # after NumPy's OverflowErrors
+            _negative_integer_power(operands, loop)
         # NumPy returns a scalar, not a 0-d array, from a ufunc on 0-d operands.
         if self.nout == 1:
             results = (wrap(apply(self.__name__, *nodes)),)
@@ -389,7 +402,8 @@ def around(a, decimals: int = 0, out=None):
         return wrap(x._node)  # a copy (a scalar when 0-d, as NumPy returns)
     if _dtypes.is_complex(x.dtype):  # NumPy rounds the two parts as separate arrays
         parts = around(real(x), decimals), around(imag(x), decimals)
-        return wrap(apply("complex", parts[0]._node, parts[1]._node), x._scalar)
+        # (a 0-d result is a scalar, as NumPy's round of a 0-d array is)
+        return wrap(apply("complex", parts[0]._node, parts[1]._node))
     if decimals == 0:
         return rint(x)  # bool gives float16, as NumPy's rint does
     if _dtypes.is_bool(x.dtype):
@@ -418,25 +432,27 @@ def clip(a, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None):
     a_min = min if a_min is _UNSET or a_min is None else a_min
     a_max = max if a_max is _UNSET or a_max is None else a_max
     x = as_array(a)
-    bounds = [b for b in (a_min, a_max) if b is not None]
-    dtype = _dtypes.result_type(x, *[b if type(b) in _WEAK else as_array(b) for b in bounds])
-    if _dtypes.is_integer(dtype):
-        # NumPy 2 drops a Python int bound beyond the dtype's range on its own side
-        # (clip(uint32, -1, 3) is min(x, 3)); one beyond the other side is still an error.
-        info = np.iinfo(dtype)
-        if type(a_min) is builtins.int and a_min < info.min:
+    if _dtypes.is_integer(x.dtype):
+        # NumPy 2 drops a Python int bound at or beyond the array dtype's range on its
+        # own side (clip(uint32, -1, 3) is minimum(x, 3)); the rest decide the dtype.
+        info = np.iinfo(x.dtype)
+        if type(a_min) is builtins.int and a_min <= info.min:
             a_min = None
-        if type(a_max) is builtins.int and a_max > info.max:
+        if type(a_max) is builtins.int and a_max >= info.max:
             a_max = None
-    elif _dtypes.is_inexact(dtype):  # the three operands' dtype decides: 2**64 is a float
-        a_min, a_max = (float(b) if type(b) is builtins.int else b for b in (a_min, a_max))
+    if a_min is not None and a_max is not None:
+        bounds = (a_min, a_max)
+        dtype = _dtypes.result_type(x, *[b if type(b) in _WEAK else as_array(b)
+                                         for b in bounds])
+        if _dtypes.is_inexact(dtype):  # the three operands' dtype decides: 2**64 is a float
+            a_min, a_max = (float(b) if type(b) is builtins.int else b for b in bounds)
     result = x
     if a_min is not None:
         result = maximum(result, a_min)
     if a_max is not None:
         result = minimum(result, a_max)
-    if result is x:
-        result = wrap(x._node, x._scalar)
+    if result is x:  # NumPy's positive(a): a copy, and its TypeError for bools
+        result = positive(x)
     return _write_out("clip", (result,), out, True)[0]
 
 

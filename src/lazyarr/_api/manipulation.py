@@ -514,9 +514,16 @@ def tile(A, reps):
         reps = tuple(index_arg(r, "reps", "tile") for r in reps)
         if any(r < 0 for r in reps):
             raise ValueError(f"tile: negative dimensions are not allowed: {reps}")
+    ones = all(r == 1 for r in reps)
     reps = (1,) * (x.ndim - len(reps)) + tuple(int(r) for r in reps)
-    node = reshape_node(x._node, (1,) * (len(reps) - x.ndim) + x.shape)
-    return wrap(_repeat_axes(node, reps), False)
+    shape = (1,) * (len(reps) - x.ndim) + x.shape
+    if not x.size and not ones:
+        # NumPy repeats nothing of an empty array: its result is A reshaped, a view
+        # (with A's writeable flag).
+        out_shape = tuple(n * r for n, r in zip(shape, reps))
+        return x._view_by(lambda v: reshape_node(v._node, out_shape),
+                          lambda probe, _: probe.reshape(out_shape))
+    return wrap(_repeat_axes(reshape_node(x._node, shape), reps), False)
 
 
 def _repeat_counts(repeats):

@@ -7,6 +7,7 @@ method's own signature; operators map to ufuncs.
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 
@@ -159,8 +160,8 @@ def cumprod(self, axis=None, dtype=None, out=None):
 
 
 def imatmul(self, other):
-    if self._scalar:
-        return _products.matmul(self, other)
+    if self._scalar:  # NumPy's scalars have no @ (nor @=): Python falls back to __matmul__
+        return NotImplemented
     return write_out(self, _products.matmul(self, other), "matmul")
 
 
@@ -191,10 +192,13 @@ METHODS = {
     "cumsum": cumsum, "cumprod": cumprod,
     "__getitem__": lambda self, key: _idx.getitem(self, key),
     "__setitem__": lambda self, key, value: _idx.setitem(self, key, value),
+    # A NumPy scalar has no @: `s @ x` is the other operand's (ndarray.__rmatmul__'s
+    # ValueError), else Python's TypeError.
     "__matmul__": lambda self, other: (_products.matmul(self, other) if is_operand(other)
-                                       else NotImplemented),
+                                       and (not self._scalar or isinstance(other, Array)
+                                            and not other._scalar) else NotImplemented),
     "__rmatmul__": lambda self, other: (_products.matmul(other, self) if is_operand(other)
-                                        else NotImplemented),
+                                        and not self._scalar else NotImplemented),
     "__imatmul__": imatmul,
     "__divmod__": lambda self, other: (_ew.divmod(self, other) if is_operand(other)
                                        else NotImplemented),
@@ -260,8 +264,21 @@ def _forward(ufunc):
     return op
 
 
-def _reflected(ufunc):
+# Python's complex arithmetic takes a float: NumPy's float64 scalar is one (a subclass
+# of float), so `1j * a.sum()` is Python's complex (weak in later operations), and
+# `1j / zero` Python's ZeroDivisionError.
+_PYTHON_COMPLEX_OPS = {"add": operator.add, "subtract": operator.sub,
+                       "multiply": operator.mul, "divide": operator.truediv,
+                       "power": operator.pow}
+
+
+def _reflected(ufunc, name: str):
+    python_op = _PYTHON_COMPLEX_OPS.get(name)
+
     def op(self, other):
+        if python_op is not None and type(other) is builtins.complex and self._scalar \
+                and self.dtype == np.float64:
+            return python_op(other, float(self._python_value()))
         if type(other) in _COMMON_OPERANDS or is_operand(other):
             return ufunc(other, self)
         return NotImplemented
@@ -291,6 +308,10 @@ def _check_output_cast(name: str, target: Array, other) -> None:
     with np.errstate(all="ignore"):
         try:
             result = getattr(np, name)(np.zeros((), target.dtype), stand_in)
+        except ValueError:  # the loop's own error (bool ** -1): its dtypes decide
+            result = np.empty((), getattr(np, name).resolve_dtypes(
+                (target.dtype, type(stand_in) if stand_in is other else stand_in.dtype,
+                 None))[-1])
         except (TypeError, OverflowError):
             return
     if not np.can_cast(result.dtype, target.dtype, "same_kind"):
@@ -336,6 +357,38 @@ def _power_operator(self, other):
     return _ew.power(self, other)
 
 
+_ORDER = {"lt": ("less", "less"), "le": ("less", "less_equal"),
+          "gt": ("greater", "greater"), "ge": ("greater", "greater_equal")}
+_ORDER_NAMES = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}
+_PYTHON_SCALARS = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+
+
+def _ordering(ufunc_name: str, compare):
+    """`<`, `<=`, `>`, `>=` of a result standing for a NumPy complex scalar with a
+    scalar: NumPy's scalar arithmetic, which orders (real, imag) lexicographically
+    with no NaN rule (`np.complex128(complex(inf, nan)) > 0` is True), where its
+    ufunc (for arrays) is False whenever a part is NaN. It applies when the
+    comparison's dtype is the complex scalar's own."""
+    strict, last = _ORDER[_ORDER_NAMES[ufunc_name]]
+
+    def op(self, other):
+        if self._scalar and (type(other) in _PYTHON_SCALARS or isinstance(other, np.generic)
+                             or isinstance(other, Array) and other._scalar):
+            python = type(other) in _PYTHON_SCALARS
+            operand = other if python else _ew.as_array(other)
+            dtype = _dtypes.result_type(self, operand)
+            if _dtypes.is_complex(dtype) and (self.dtype == dtype or not python
+                                              and operand.dtype == dtype):
+                x = _ew.astype(self, dtype)
+                y = _ew.astype(_ew.as_array(np.array(other, dtype)) if python else operand,
+                               dtype)
+                xr, xi, yr, yi = _ew.real(x), _ew.imag(x), _ew.real(y), _ew.imag(y)
+                return getattr(_ew, strict)(xr, yr) | (_ew.equal(xr, yr) &
+                                                       getattr(_ew, last)(xi, yi))
+        return compare(self, other)
+    return op
+
+
 def install(cls=Array) -> None:
     """Attach the table to `cls`, naming each function after its attribute."""
     for name, fn in METHODS.items():
@@ -347,10 +400,12 @@ def install(cls=Array) -> None:
     for name, ufunc_name in BINARY.items():
         ufunc = _power_operator if name == "pow" else getattr(_ew, ufunc_name)
         setattr(cls, f"__{name}__", _forward(ufunc))
-        setattr(cls, f"__r{name}__", _reflected(ufunc))
+        setattr(cls, f"__r{name}__", _reflected(ufunc, ufunc_name))
         setattr(cls, f"__i{name}__", _inplace(ufunc, ufunc_name))
     for name, ufunc_name in COMPARISONS.items():
-        setattr(cls, f"__{name}__", _forward(getattr(_ew, ufunc_name)))
+        compare = _forward(getattr(_ew, ufunc_name))
+        setattr(cls, f"__{name}__", _ordering(ufunc_name, compare) if name in _ORDER else
+                compare)
     cls.__eq__ = _equality(_ew.equal, False)
     cls.__ne__ = _equality(_ew.not_equal, True)
 

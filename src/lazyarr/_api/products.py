@@ -23,7 +23,7 @@ from .._ops import broadcast_shapes
 from . import export
 from .common import (apply, Array, as_array, astype, normalize_axis, reshape_node,
                      transpose_node, wrap, write_out)
-from .elementwise import multiply, negative, subtract
+from .elementwise import check_weak_operands, multiply, negative, subtract
 from .shapes import diagonal
 
 LETTERS = string.ascii_letters  # einsum's 52 labels, in NumPy's sublist order below
@@ -268,9 +268,10 @@ def _gufunc(func: str, signature: str, x1: Array, x2: Array, cores: tuple[str, s
 def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     """NumPy's matmul: matrix products over broadcast batch axes; a 1-d operand is a
     row (first) or column (second) vector whose axis is removed from the result."""
-    a, b = as_array(x1), as_array(x2)
+    check_weak_operands(np.matmul, (x1, x2), dtype)  # NumPy converts scalars first
+    a, b = (x if type(x) in (bool, int, float, complex) else as_array(x) for x in (x1, x2))
     for k, x in enumerate((a, b)):
-        if x.ndim == 0:
+        if np.ndim(x) == 0:
             raise ValueError(f"matmul: Input operand {k} does not have enough dimensions "
                              "(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) "
                              "requires 1)")

@@ -241,7 +241,11 @@ def _reduction(prim: str, x: Array, axes, keepdims, initial, where, ufunc: str) 
             # not 0 * inf): put it first in each reduced slice.
             x, axes = _prepend(x, axes, init, count), (len(shape) - len(axes),)
             init = None
-        result = wrap(apply(prim, x._node, axes=axes) if axes else x._node)
+        # Over no axis NumPy still starts from the identity: a sum turns -0.0 into 0.0,
+        # a complex product multiplies by 1+0j (-inf+2.5j becomes -inf+nanj).
+        reduce = axes or (prim in ("reduce_sum", "reduce_prod") and
+                          _dtypes.is_inexact(x.dtype))
+        result = wrap(apply(prim, x._node, axes=axes) if reduce else x._node)
         if init is not None:
             result = getattr(ew, _COMBINE[prim])(result, init)
     if keepdims:

@@ -43,6 +43,12 @@ def _c_mul(fused: bool):
 
 
 def _reduce_sum(x, axes):
+    if not axes and kind(x) in "fc":  # NumPy's 0 + x: -0.0 is 0.0 (XLA folds x + 0 away)
+        if kind(x) == "c":
+            re, im = parts(x)
+            return lax.complex(jnp.where(re == 0, 0, re).astype(re.dtype),
+                               jnp.where(im == 0, 0, im).astype(im.dtype))
+        return jnp.where(x == 0, jnp.zeros_like(x), x)
     if x.dtype == jnp.float16:  # NumPy sums float16 in float32
         return jnp.sum(x, axis=axes, dtype=jnp.float32).astype(x.dtype)
     return jnp.sum(x, axis=axes, dtype=x.dtype)

@@ -1,0 +1,101 @@
+"""Differences the whole-program fuzzer (tests/fuzz) found, each as its minimized program
+(run on NumPy and on lazyarr by the fuzzer's runner, on each backend: every
+statement's exception and every variable's value, dtype, shape and scalar kind must
+match), and the documented deviations (docs/semantics.md) with what they look like."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarr as la
+
+from fuzz.runner import compare
+
+PROGRAMS = {
+    # clip: NumPy drops a Python int bound at or beyond the *array's* dtype range (not
+    # the result's), and the remaining bound alone decides the dtype.
+    "clip drops by the array dtype": [
+        "v0 = np.zeros((2, 2), np.int16).max(axis=0)",
+        "v1 = np.clip(v0, 2.5e+38, 9223372036854775808)"],
+    "clip complex bound, dropped max": [
+        "v0 = np.array([3, 0, 2], dtype=np.uint32)",
+        "v1 = np.clip(v0, complex(float('inf'), 1), 9223372036854775807)"],
+    "clip bool keeps both bounds": [
+        "v0 = np.full((3, 1), 3.0) > 3.0", "v1 = np.clip(v0, 3, 18446744073709551616)"],
+    "clip bool without bounds": ["v0 = np.ones(2, bool)", "v1 = np.clip(v0, None, None)"],
+    # tile of an empty array is NumPy's reshape of it: a view, with its writeable flag
+    "tile of an empty broadcast": [
+        "v1 = np.full((2, 0), -3, dtype=np.int8)", "v8 = np.broadcast_to(v1, (2, 2, 0))",
+        "v3 = np.tile(v8, 2)", "v4 = v3.flags.writeable", "v5 = np.tile(v1, (2, 1, 1))",
+        "v6 = v5.base is v1"],
+    # round of a 0-d complex array is a NumPy scalar
+    "round 0-d complex": ["v0 = np.ones((), np.complex64)", "v2 = np.round(v0, 2)",
+                          "v3 = np.round(v0)"],
+    # NumPy scalars have no @: Python's TypeError, or the other array's ValueError
+    "scalar @ scalar": ["v2 = np.array([(-0.5+0j)])", "v6 = np.min(v2)", "v9 = v6 @ v6"],
+    "scalar @ array": ["v6 = np.array([2.0]).sum()", "v9 = v6 @ np.ones(3)",
+                       "v10 = np.ones(3) @ v6", "v11 = v6 @ [1, 2]"],
+    # NumPy converts a Python int operand before any other check
+    "matmul Python int": ["v1 = np.logical_not(np.linspace(1, 1, 6))",
+                          "v3 = v1 @ 9223372036854775808", "v4 = np.ones(3) @ 2**70"],
+    "power Python int first": ["v1 = np.arange(5, dtype=np.int8)",
+                               "v3 = v1 ** -18446744073709551615",
+                               "v4 = 128 ** np.array([2, -1], np.int8)"],
+    "in-place power cast first": ["v11 = np.equal(np.array(False), np.array([[3, 0, 3]]))",
+                                  "v11 **= -1"],
+    # Python's complex arithmetic takes NumPy's float64 scalar (a float subclass)
+    "python complex with float64": [
+        "v0 = np.eye(3, dtype=np.int8)", "v0[3::-1, :] = -0.0", "v3 = np.mean(v0)",
+        "v4 = complex(float('nan'), 0) / v3", "v5 = (1+2j) * np.array([1.0, 2.0]).mean()",
+        "v6 = np.ones(2, np.complex64) * v5",
+        "v7 = 1j ** np.array([0.5]).sum()"],
+    # NumPy's scalar comparisons of complex: lexicographic, no NaN rule
+    "complex scalar ordering": [
+        "v0 = np.array([complex(float('inf'), float('nan'))]).sum()", "v1 = v0 > 0",
+        "v2 = v0 >= 1j", "v3 = v0 < np.complex64(1)", "v4 = np.array([1.0]).sum() < v0",
+        "v5 = np.array([complex(1, float('nan'))], np.complex64).sum() > np.int8(0)",
+        "v6 = np.array([complex(float('inf'), float('nan'))]) > 0"],
+    # reductions over no axis start from the identity (0 + -0.0, (1+0j) * z)
+    "0-d reductions": ["v0 = np.array(complex(-np.inf, 2.5))", "v1 = v0.prod()",
+                       "v2 = np.array(-0.0).sum()", "v3 = np.mean(np.array(-0.0))",
+                       "v4 = np.sum(np.array([-0.0, 1.0]), axis=())"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_found_programs_match_numpy(name, backend):
+    difference = compare(PROGRAMS[name], backend)
+    assert difference is None, difference.report()
+
+
+def test_python_complex_compared_with_a_float64_result():
+    """Documented deviation: NumPy's float64 scalar is a Python float, so `1j == s` is
+    Python's complex comparison (a Python bool); lazyarr's 0-d result is not a float,
+    so its own `==` answers (the same value, as a result standing for np.bool)."""
+    s_np, s_la = np.arange(3.0).sum(), la.arange(3.0).sum()
+    for z in (1j, 3 + 0j, complex(np.nan, 0)):
+        expected, actual = z == s_np, z == s_la
+        assert type(expected) is bool and isinstance(actual, la.Array) and actual._scalar
+        assert bool(actual) == expected and (z != s_la) == (not expected)
+
+
+def test_out_of_range_float_to_uint32_casts():
+    """Documented deviation: NumPy's float-to-uint32 cast of an out-of-range value
+    depends on the element's position and the layout (its SIMD loop gives 0 where its
+    scalar loop wraps through int64); lazyarr's value is one of the two."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.full(5, 1e10).astype(np.uint32).tolist() == [0] * 4 + [1410065408]
+        values = np.asarray(la.full(5, 1e10).astype(np.uint32))
+    assert set(values.tolist()) <= {0, 1410065408}
+
+
+def test_an_in_place_power_that_raises_leaves_its_target():
+    """Documented deviation: `a **= b` with a negative integer in b raises NumPy's
+    ValueError from inside its loop, after writing part of `a` through its casting
+    buffer (unspecified values); lazyarr raises before writing anything."""
+    a = la.array([[9, 1, 9], [-3, -3, -100]], dtype=np.int8)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        a **= la.asarray(np.array([-1], np.int32))
+    assert a.tolist() == [[9, 1, 9], [-3, -3, -100]]
