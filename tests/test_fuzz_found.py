@@ -24,6 +24,19 @@ PROGRAMS = {
     "clip bool keeps both bounds": [
         "v0 = np.full((3, 1), 3.0) > 3.0", "v1 = np.clip(v0, 3, 18446744073709551616)"],
     "clip bool without bounds": ["v0 = np.ones(2, bool)", "v1 = np.clip(v0, None, None)"],
+    "clip in the three operands' dtype": [
+        "v19 = np.ones((3, 3), np.float16)",
+        "v24 = np.clip(v19, 10000000000.0, complex(float('inf'), 1))"],
+    # isclose keeps Python scalars weak: float16 data against 1e300 compares inf <= inf
+    "isclose with a weak bound": ["v2 = np.eye(2, dtype=np.float16)",
+                                  "v12 = np.allclose(v2, 1e+300)", "v13 = np.isclose(v2, 1e300)",
+                                  "v14 = np.isclose(1.0, 1)", "v15 = np.isclose(np.array(3), 3)"],
+    # NumPy's numeric results through the fallback are lazyarr's (a scalar's kind kept);
+    # object arrays (from Python ints beyond 64 bits) stay NumPy's
+    "fallback results": ["v0 = np.zeros((), np.uint64)",
+                         "v4 = np.searchsorted(np.sort(v0.ravel()), -18446744073709551615)",
+                         "v1 = np.arange(12, dtype=np.uint32)",
+                         "v11 = np.dot(v1, -18446744073709551615)"],
     # tile of an empty array is NumPy's reshape of it: a view, with its writeable flag
     "tile of an empty broadcast": [
         "v1 = np.full((2, 0), -3, dtype=np.int8)", "v8 = np.broadcast_to(v1, (2, 2, 0))",
@@ -99,3 +112,18 @@ def test_an_in_place_power_that_raises_leaves_its_target():
     with pytest.raises(ValueError, match="negative integer powers"):
         a **= la.asarray(np.array([-1], np.int32))
     assert a.tolist() == [[9, 1, 9], [-3, -3, -100]]
+
+
+def test_products_through_blas_on_special_values():
+    """Documented deviation: NumPy computes dot/vdot/matmul of floats and complex
+    numbers through BLAS, whose kernel decides where infinities and NaNs meet (NaN or
+    inf in a complex part) and what a zero scalar does (OpenBLAS's scal sets +0.0, even
+    for NaN); lazyarr's are the plain sums of products. Finite results agree."""
+    a = np.array([1 + 2j, complex(np.inf, 1), 3j], np.complex64)
+    assert np.isnan(np.dot(a, a).real)                       # NumPy: nan+infj
+    assert np.isinf(complex(la.dot(la.asarray(a), la.asarray(a))).real)
+    assert np.dot(np.array([1.0, np.nan]), 0.0).tolist() == [0.0, 0.0]
+    assert np.isnan(la.dot(la.asarray(np.array([1.0, np.nan])), 0.0).tolist()[1])
+    finite = np.array([1 + 2j, 2 - 1j, 3j])
+    np.testing.assert_allclose(np.asarray(la.dot(la.asarray(finite), la.asarray(finite))),
+                               np.dot(finite, finite))

@@ -45,7 +45,9 @@ def _unwrap(obj):
 
 
 def _wrap(obj):
-    if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":
+    """NumPy's numeric results as lazyarr's (a NumPy scalar as a result standing for
+    one); others (object arrays, strings, ...) stay NumPy's."""
+    if isinstance(obj, (np.ndarray, np.generic)) and obj.dtype.kind in "biufc":
         return as_array(obj)
     if isinstance(obj, tuple):
         return tuple(_wrap(o) for o in obj)

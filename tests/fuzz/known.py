@@ -6,7 +6,6 @@ program of the CI budget, so none stays after its fix)."""
 import re
 
 OPEN = {
-    r"signbit": "the sign of zero sums in dot (class 8)",
 }
 
 PATTERNS = [(re.compile(p), why) for p, why in OPEN.items()]

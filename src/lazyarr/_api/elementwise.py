@@ -446,6 +446,7 @@ def clip(a, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None):
                                          for b in bounds])
         if _dtypes.is_inexact(dtype):  # the three operands' dtype decides: 2**64 is a float
             a_min, a_max = (float(b) if type(b) is builtins.int else b for b in bounds)
+        x = _astype(x, dtype)  # (float16 data clipped at 1e10 and 1j: in complex64)
     result = x
     if a_min is not None:
         result = maximum(result, a_min)
@@ -478,16 +479,20 @@ def where_(condition, x, y):
 
 @export
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|a - b| <= atol + rtol * |b|, infinities equal to themselves, as NumPy."""
-    a, b = as_array(a), as_array(b)
-    dt = _dtypes.result_type(a, b, 1.0)
-    a, b = _astype(a, dt), _astype(b, dt)
-    finite = isfinite(a) & isfinite(b)
-    close = less_equal(absolute(subtract(a, b)), atol + rtol * absolute(b))
-    result = where_(finite, close, equal(a, b))
+    """NumPy 2's isclose, step by step: `|a - b| <= atol + rtol * |b|` where b is
+    finite, or a == b; Python scalars stay weak (float16 data against 1e300 compares
+    inf <= inf) and b is made inexact. A 0-d result is a scalar."""
+    x, y, atol, rtol = (v if type(v) in _WEAK else as_array(v) for v in (a, b, atol, rtol))
+    if isinstance(y, Array):
+        y = _astype(y, _dtypes.result_type(y, 1.0))
+    elif type(y) is builtins.int:
+        y = float(y)
+    # Python's operators, as NumPy's code: on Python scalars they compute in Python.
+    result = (less_equal(builtins.abs(x - y), atol + rtol * builtins.abs(y)) & isfinite(y)
+              | (x == y))
     if equal_nan:
-        result = result | (isnan(a) & isnan(b))
-    return result
+        result = result | (isnan(x) & isnan(y))
+    return wrap(result._node)
 
 
 @export
