@@ -127,3 +127,14 @@ def test_products_through_blas_on_special_values():
     finite = np.array([1 + 2j, 2 - 1j, 3j])
     np.testing.assert_allclose(np.asarray(la.dot(la.asarray(finite), la.asarray(finite))),
                                np.dot(finite, finite))
+
+
+def test_a_full_exponent_is_known_at_the_call():
+    """Fuzzer: `v2 **= np.full((3, 1), -1, np.int8)` is NumPy's ValueError at the call:
+    a full() array's values are known, though it is a pending broadcast."""
+    for module in (np, la):
+        base = module.array([[2], [2], [1]], dtype=np.int16)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            base ** module.full((3, 1), -1.25, dtype=np.int8)
+        with pytest.raises(ValueError, match="negative integer powers"):
+            base **= module.full((3, 1), -1, dtype=np.int8).reshape(3, 1)

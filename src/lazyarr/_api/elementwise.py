@@ -299,9 +299,12 @@ def _negative_integer_power(operands, loop) -> None:
         return
     base, exponent = operands
     if isinstance(exponent, Array):
-        if not exponent._node.is_computed:
+        node = exponent._node
+        while not node.is_computed and node.op.name in ("broadcast_to", "reshape"):
+            node = node.inputs[0]  # a full() or a view of known values keeps them
+        if not node.is_computed:
             return
-        exponent = exponent._node.value
+        exponent = node.value
     shapes = [op.shape if isinstance(op, Array) else np.shape(op) for op in (base, exponent)]
     if math.prod(np.broadcast_shapes(*shapes)) and np.any(np.asarray(exponent) < 0):
         raise ValueError("Integers to negative integer powers are not allowed.")
