@@ -17,6 +17,7 @@ import numpy as np
 
 from ._errors import user_site
 from ._ops import OPS, Op
+from ._registry import PrimitiveError, RuleError
 
 INPUT = OPS["input"]
 _serials = itertools.count()
@@ -140,12 +141,20 @@ def computed(value: np.ndarray) -> Node:
 
 
 def apply(op_name: str, *inputs: Node, **attrs) -> Node:
-    """Build a node of primitive `op_name`, computing its shape and dtype now."""
+    """Build a node of primitive `op_name`, computing its shape and dtype now (the
+    rules validate what they get: a `PrimitiveError` names a node lazyarr built
+    wrong)."""
     op = OPS[op_name]
     shapes = [n.shape for n in inputs]
     dtypes = [n.dtype for n in inputs]
-    shape = tuple(op.shape_rule(shapes, **attrs))
-    dtype = op.dtype_rule(dtypes, **attrs)
+    try:
+        shape = tuple(op.shape_rule(shapes, **attrs))
+        dtype = op.dtype_rule(dtypes, **attrs)
+    except RuleError as error:
+        raise PrimitiveError(
+            f"lazyarr internal error: primitive {op_name!r} built with operands of shapes "
+            f"{shapes} and dtypes {[str(d) for d in dtypes]}, attributes {attrs}: "
+            f"{error}") from None
     check_size(op_name, shape, dtype)
     return Node(op, inputs, tuple(sorted(attrs.items())), shape, dtype, site=user_site())
 

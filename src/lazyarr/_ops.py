@@ -6,6 +6,13 @@ errors surface at the user's line), and a reference implementation: a NumPy call
 meaning for every other backend. Static attributes are keyword arguments; they are
 part of a program's cache key, so they must be hashable.
 
+The rules are strict (`_registry`'s `require`, `axis_in`, `axes_in`, ...): they reject
+operands and attributes no public function should build (an axis out of range or
+repeated, operands of different shapes or dtypes where one is required, a ufunc's
+operands not in one of NumPy's loops), so a mistake inside lazyarr is a
+`PrimitiveError` naming the primitive where the node is built. The ufunc table is
+checked against NumPy's loops when this module loads.
+
 Public functions (in `_api/`) check their arguments, resolve dtypes and cast inputs,
 then compose these primitives; a primitive's inputs always arrive in the dtypes its
 rules expect.
@@ -20,6 +27,8 @@ import numpy as np
 
 from . import _dtypes
 from ._registry import OPS, Op, Shape, primitive, register  # noqa: F401  (OPS: re-exported)
+from ._registry import (RuleError, axes_in, axis_in, kind_in, operand_count, require,
+                        same_dtypes)
 
 
 def broadcast_shapes(*shapes: Shape) -> Shape:
@@ -40,10 +49,18 @@ def broadcast_shapes(*shapes: Shape) -> Shape:
 
 
 def _same_shape(shapes, **_):
+    """The shape of the one operand."""
+    if len(shapes) != 1:
+        operand_count(shapes, 1)
     return shapes[0]
 
 
 def _same_dtype(dtypes, **_):
+    """The one dtype of all operands."""
+    return dtypes[0] if len(dtypes) == 1 else same_dtypes(dtypes)
+
+
+def _first_dtype(dtypes, **_):
     return dtypes[0]
 
 
@@ -96,15 +113,78 @@ UFUNCS: dict[str, str] = {
 # Ufuncs with two outputs are two primitives, selected by the `out` attribute.
 MULTI_OUTPUT = {"modf": 2, "frexp": 2}
 
+# A category's operand kinds; "any" (comparisons, logical functions) is "numeric" with
+# a bool result.
+CATEGORY_KINDS = {"integer": "biu", "real": "biuf", "numeric": "biufc", "any": "biufc"}
 
-def _ufunc_shape(shapes, **_):
-    return broadcast_shapes(*shapes)
+
+def _loop_kinds(ufunc: np.ufunc) -> tuple[set, set]:
+    """The operand kinds and the result type codes of NumPy's numeric loops of `ufunc`."""
+    kinds, results = set(), set()
+    for loop in ufunc.types:
+        ins, outs = loop.split("->")
+        if all(np.dtype(c).kind in "biufc" for c in ins):
+            kinds.update(np.dtype(c).kind for c in ins)
+            results.update(outs)
+    return kinds, results
 
 
-def _ufunc_dtype_rule(ufunc: np.ufunc):
+def validate_ufunc_table() -> None:
+    """Each UFUNCS entry is a NumPy ufunc whose category is the narrowest that holds
+    its numeric loops' operand kinds ("any": every such loop gives a bool), and
+    MULTI_OUTPUT lists exactly the ufuncs with more than one output. Run at load."""
+    for name, category in UFUNCS.items():
+        ufunc = getattr(np, name, None)
+        if not isinstance(ufunc, np.ufunc):
+            raise RuntimeError(f"UFUNCS entry {name!r} is not a NumPy ufunc")
+        if category not in CATEGORY_KINDS:
+            raise RuntimeError(f"UFUNCS entry {name!r}: unknown category {category!r}")
+        kinds, results = _loop_kinds(ufunc)
+        narrowest = next(c for c in ("integer", "real", "numeric")
+                         if kinds <= set(CATEGORY_KINDS[c]))
+        if category == "any" and (narrowest != "numeric" or results != {"?"}):
+            raise RuntimeError(f"UFUNCS entry {name!r}: category 'any' needs a bool "
+                               f"result for every numeric operand, NumPy's loops give "
+                               f"{sorted(results)} for kinds {sorted(kinds)}")
+        if category != "any" and category != narrowest:
+            raise RuntimeError(f"UFUNCS entry {name!r}: category {category!r}, but NumPy's "
+                               f"loops take kinds {sorted(kinds)} ({narrowest!r})")
+        if MULTI_OUTPUT.get(name, 1) != ufunc.nout:
+            raise RuntimeError(f"UFUNCS entry {name!r}: {ufunc.nout} outputs, MULTI_OUTPUT "
+                               f"says {MULTI_OUTPUT.get(name, 1)}")
+    if not set(MULTI_OUTPUT) <= set(UFUNCS):
+        raise RuntimeError(f"MULTI_OUTPUT names {set(MULTI_OUTPUT) - set(UFUNCS)}, not ufuncs")
+
+
+validate_ufunc_table()
+
+
+def _ufunc_shape_rule(nin: int):
+    def rule(shapes, **_):
+        if len(shapes) != nin:
+            operand_count(shapes, nin)
+        return broadcast_shapes(*shapes)
+    return rule
+
+
+def _ufunc_dtype_rule(ufunc: np.ufunc, category: str):
+    """NumPy's loop resolution; the operands must be of the category's kinds and
+    already in the dtypes of the loop NumPy picks for them (the API casts them)."""
+    kinds, nin, nout = CATEGORY_KINDS[category], ufunc.nin, ufunc.nout
+
     @functools.lru_cache(maxsize=1024)
     def resolve(dtypes: tuple, out: int) -> np.dtype:
-        return ufunc.resolve_dtypes(dtypes + (None,) * ufunc.nout)[ufunc.nin + out]
+        operand_count(dtypes, nin)
+        require(type(out) is int and 0 <= out < nout, f"no output {out!r}")
+        for dtype in dtypes:
+            kind_in(dtype, kinds, f"a {category} ufunc's operand")
+        try:
+            loop = ufunc.resolve_dtypes(dtypes + (None,) * nout)
+        except TypeError as error:  # NumPy's UFuncTypeError: no loop
+            raise RuleError(f"NumPy has no loop for these dtypes ({error})") from None
+        require(loop[:nin] == dtypes, "operands not in the dtypes of NumPy's loop "
+                f"{tuple(map(str, loop[:nin]))} (the API casts them first)")
+        return loop[nin + out]
 
     def rule(dtypes, out=0):
         return resolve(tuple(dtypes), out)
@@ -126,42 +206,62 @@ def _power_checks(dtypes, **_):
 
 _UFUNC_CHECKS = {"power": _power_checks}
 
-for _name in UFUNCS:
+for _name, _category in UFUNCS.items():
     _uf = getattr(np, _name)
-    register(Op(_name, _ufunc_ref(_uf), _ufunc_shape, _ufunc_dtype_rule(_uf),
-                _UFUNC_CHECKS.get(_name)))
+    register(Op(_name, _ufunc_ref(_uf), _ufunc_shape_rule(_uf.nin),
+                _ufunc_dtype_rule(_uf, _category), _UFUNC_CHECKS.get(_name)))
+
+
+def _complex_part(dtypes, **_):
+    operand_count(dtypes, 1)
+    return _dtypes.real_dtype(kind_in(dtypes[0], "c"))
 
 
 # `real` and `imag` are not ufuncs in NumPy but are elementwise all the same.
-@primitive("real", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]))
+@primitive("real", _same_shape, _complex_part)
 def _real(x):
     return np.real(x)
 
 
-@primitive("imag", _same_shape, lambda d, **_: _dtypes.real_dtype(d[0]))
+@primitive("imag", _same_shape, _complex_part)
 def _imag(x):
     return np.imag(x)
 
 
 def _complex_dtype(dtypes, **_):
+    operand_count(dtypes, 2)
+    require(same_dtypes(dtypes) in (_dtypes.float32, _dtypes.float64),
+            "parts must be both float32 or both float64")
     return _dtypes.complex64 if dtypes[0] == _dtypes.float32 else _dtypes.complex128
 
 
-@primitive("complex", _ufunc_shape, _complex_dtype)
+@primitive("complex", _ufunc_shape_rule(2), _complex_dtype)
 def _complex(re, im):
     """re + im*j, exactly: NumPy's arithmetic would turn 0 * inf into a NaN. Both parts
     arrive as float32 or both as float64."""
-    out = np.empty(np.broadcast_shapes(re.shape, im.shape), _complex_dtype([re.dtype]))
+    out = np.empty(np.broadcast_shapes(re.shape, im.shape), _complex_dtype([re.dtype, im.dtype]))
     out.real, out.imag = re, im
     return out
 
 
-@primitive("select", _ufunc_shape, lambda d, **_: d[1])
+def _select_dtype(dtypes, **_):
+    operand_count(dtypes, 3)
+    kind_in(dtypes[0], "b", "the condition's")
+    return same_dtypes(dtypes[1:], "the two choices")
+
+
+@primitive("select", _ufunc_shape_rule(3), _select_dtype)
 def _select(cond, x, y):
     return np.where(cond, x, y)
 
 
-@primitive("convert", _same_shape, lambda d, dtype: dtype)
+def _convert_dtype(dtypes, dtype):
+    operand_count(dtypes, 1)
+    require(isinstance(dtype, np.dtype), f"target {dtype!r} is not a dtype")
+    return kind_in(dtype, "biufc", "the target")
+
+
+@primitive("convert", _same_shape, _convert_dtype)
 def _convert(x, dtype):
     return x.astype(dtype)
 
@@ -169,22 +269,49 @@ def _convert(x, dtype):
 # ---------------------------------------------------------------------------------
 # Structural primitives: they move data, never change it.
 
-@primitive("broadcast_to", lambda s, shape: shape, _same_dtype)
+def _broadcast_to_shape(shapes, shape):
+    operand_count(shapes, 1)
+    given = shapes[0]
+    require(len(given) <= len(shape) and all(
+        n in (1, m) for n, m in zip(given[::-1], shape[::-1])) and min(shape, default=0) >= 0,
+        f"cannot broadcast {given} to {shape}")
+    return shape
+
+
+@primitive("broadcast_to", _broadcast_to_shape, _same_dtype)
 def _broadcast_to(x, shape):
     return np.broadcast_to(x, shape)
 
 
-@primitive("reshape", lambda s, shape: shape, _same_dtype)
+def _reshape_shape(shapes, shape):
+    operand_count(shapes, 1)
+    require(min(shape, default=0) >= 0 and math.prod(shape) == math.prod(shapes[0]),
+            f"cannot reshape {shapes[0]} to {shape}")
+    return shape
+
+
+@primitive("reshape", _reshape_shape, _same_dtype)
 def _reshape(x, shape):
     return np.reshape(x, shape)
 
 
-@primitive("transpose", lambda s, axes: tuple(s[0][a] for a in axes), _same_dtype)
+def _transpose_shape(shapes, axes):
+    operand_count(shapes, 1)
+    require(sorted(axes) == list(range(len(shapes[0]))),
+            f"axes {axes} are not a permutation of {len(shapes[0])} axes")
+    return tuple(shapes[0][a] for a in axes)
+
+
+@primitive("transpose", _transpose_shape, _same_dtype)
 def _transpose(x, axes):
     return np.transpose(x, axes)
 
 
 def _slice_shape(shapes, starts, stops, steps):
+    operand_count(shapes, 1)
+    ndim = len(shapes[0])
+    require(len(starts) == len(stops) == len(steps) == ndim and 0 not in steps,
+            f"starts, stops and steps are not {ndim} each, with nonzero steps")
     return tuple(len(range(a, b, c)) for a, b, c in zip(starts, stops, steps))
 
 
@@ -195,7 +322,13 @@ def _slice(x, starts, stops, steps):
 
 
 def _concatenate_shape(shapes, axis):
+    require(shapes, "no operands")
     first = shapes[0]
+    axis_in(axis, len(first))
+    for s in shapes:
+        require(len(s) == len(first) and s[:axis] == first[:axis]
+                and s[axis + 1:] == first[axis + 1:],
+                f"shapes {shapes} differ off axis {axis}")
     return first[:axis] + (sum(s[axis] for s in shapes),) + first[axis + 1:]
 
 
@@ -204,18 +337,35 @@ def _concatenate(*xs, axis):
     return np.concatenate(xs, axis=axis)
 
 
-@primitive("iota", lambda s, shape, dtype, axis: shape, lambda d, shape, dtype, axis: dtype)
+def _iota_shape(shapes, shape, dtype, axis):
+    operand_count(shapes, 0)
+    axis_in(axis, len(shape))
+    return shape
+
+
+def _iota_dtype(dtypes, shape, dtype, axis):
+    return kind_in(dtype, "biufc", "the result")
+
+
+@primitive("iota", _iota_shape, _iota_dtype)
 def _iota(shape, dtype, axis):
     ramp = np.arange(shape[axis], dtype=dtype)
     return np.broadcast_to(ramp.reshape((-1,) + (1,) * (len(shape) - axis - 1)), shape)
 
 
 def _take_shape(shapes, axis):
+    operand_count(shapes, 2)
     x, idx = shapes
+    axis_in(axis, len(x))
     return x[:axis] + idx + x[axis + 1:]
 
 
-@primitive("take", _take_shape, _same_dtype)
+def _take_dtype(dtypes, axis):
+    kind_in(dtypes[1], "iu", "the indices'")
+    return dtypes[0]
+
+
+@primitive("take", _take_shape, _take_dtype)
 def _take(x, indices, axis):
     return np.take(x, indices, axis=axis)
 
@@ -224,11 +374,19 @@ CORRELATE_MODES = ("valid", "same", "full")
 
 
 def _correlate_shape(shapes, mode):
+    operand_count(shapes, 2)
+    require(len(shapes[0]) == len(shapes[1]) == 1 and shapes[0][0] >= shapes[1][0],
+            "needs 1-d a and v with len(a) >= len(v)")
+    require(mode in (0, 1, 2), f"mode {mode!r} is not an index of CORRELATE_MODES")
     n1, n2 = shapes[0][0], shapes[1][0]
     return ((n1 - n2 + 1, n1, n1 + n2 - 1)[mode],)
 
 
-@primitive("correlate", _correlate_shape, _same_dtype)
+def _correlate_dtype(dtypes, mode):
+    return kind_in(same_dtypes(dtypes), "fc")
+
+
+@primitive("correlate", _correlate_shape, _correlate_dtype)
 def _correlate1d(a, v, mode):
     """out[k] = sum_j a[k + j - n_left] v[j] (no conjugation: the caller conjugates), for
     1-d a, v of one inexact dtype with len(a) >= len(v); `mode` indexes CORRELATE_MODES.
@@ -240,8 +398,13 @@ def _index_checks(dtypes, size, axis):
     return ((IndexError, f"index out of bounds for axis {axis} with size {size}"),)
 
 
-@primitive("normalize_index", _same_shape, lambda d, size, axis: _dtypes.int64,
-           checks=_index_checks)
+def _normalize_index_dtype(dtypes, size, axis):
+    operand_count(dtypes, 1)
+    kind_in(dtypes[0], "iu", "the indices'")
+    return _dtypes.int64
+
+
+@primitive("normalize_index", _same_shape, _normalize_index_dtype, checks=_index_checks)
 def _normalize_index(index, size, axis):
     """Wrap negative indices; IndexError (NumPy's message) for any out of [-size, size).
 
@@ -259,7 +422,15 @@ def _normalize_index(index, size, axis):
 # Reductions over a tuple of axes; the input already has the accumulation dtype.
 
 def _reduce_shape(shapes, axes):
-    return tuple(n for i, n in enumerate(shapes[0]) if i not in axes)
+    if len(shapes) != 1:
+        operand_count(shapes, 1)
+    shape = axes_in(axes, shapes[0])
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def _logical_reduce_dtype(dtypes, axes):
+    operand_count(dtypes, 1)
+    return kind_in(dtypes[0], "b")
 
 
 REDUCTIONS = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np.maximum,
@@ -272,11 +443,20 @@ def _reduction_ref(ufunc: np.ufunc):
 
 
 for _name, _uf in REDUCTIONS.items():
-    register(Op(_name, _reduction_ref(_uf), _reduce_shape, _same_dtype))
+    register(Op(_name, _reduction_ref(_uf), _reduce_shape,
+                _logical_reduce_dtype if _name in ("reduce_any", "reduce_all") else _same_dtype))
 
 
 def _arg_shape(shapes, axis):
+    operand_count(shapes, 1)
+    axis_in(axis, len(shapes[0]))
     return shapes[0][:axis] + shapes[0][axis + 1:]
+
+
+def _scan_shape(shapes, axis):
+    operand_count(shapes, 1)
+    axis_in(axis, len(shapes[0]))
+    return shapes[0]
 
 
 @primitive("argmax", _arg_shape, lambda d, axis: _dtypes.intp)
@@ -289,12 +469,12 @@ def _argmin(x, axis):
     return np.argmin(x, axis=axis)
 
 
-@primitive("cumsum", lambda s, axis: s[0], _same_dtype)
+@primitive("cumsum", _scan_shape, _same_dtype)
 def _cumsum(x, axis):
     return np.cumsum(x, axis=axis, dtype=x.dtype)
 
 
-@primitive("cumprod", lambda s, axis: s[0], _same_dtype)
+@primitive("cumprod", _scan_shape, _same_dtype)
 def _cumprod(x, axis):
     return np.cumprod(x, axis=axis, dtype=x.dtype)
 
@@ -304,11 +484,19 @@ def _cumprod(x, axis):
 # output letters; every operand has the result dtype.
 
 def _einsum_shape(shapes, subscripts):
-    ins, out = subscripts.split("->")
+    ins, arrow, out = subscripts.partition("->")
+    terms = ins.split(",")
+    require(arrow and len(terms) == len(shapes), f"{subscripts!r} is not explicit for "
+            f"{len(shapes)} operand(s)")
     sizes = {}
-    for letters, shape in zip(ins.split(","), shapes):
+    for letters, shape in zip(terms, shapes):
+        require(len(letters) == len(shape), f"{letters!r} does not label a {len(shape)}-d "
+                "operand")
         for letter, n in zip(letters, shape):
-            sizes[letter] = n
+            require(sizes.setdefault(letter, n) == n, f"{letter!r} has sizes "
+                    f"{sizes[letter]} and {n}")
+    require(len(set(out)) == len(out) and set(out) <= set(sizes),
+            f"output {out!r} repeats a letter or names one no operand has")
     return tuple(sizes[c] for c in out)
 
 

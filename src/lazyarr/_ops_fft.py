@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtypes
-from ._registry import primitive
+from ._registry import axis_in, operand_count, primitive, require
 
 
 def _complex(dtypes):
@@ -23,17 +23,26 @@ _FFT_REFERENCES = {"fft": (np.fft.fft, "backward"), "ifft": (np.fft.ifft, "forwa
                    "rfft": (np.fft.rfft, "backward"), "irfft": (np.fft.irfft, "forward")}
 
 
+_COMPLEX_IN = (_dtypes.complex64, _dtypes.complex128)
+_DTYPES = {"fft": _COMPLEX_IN, "ifft": _COMPLEX_IN, "irfft": _COMPLEX_IN,
+           "rfft": (_dtypes.float32, _dtypes.float64)}
+
+
 def fft_length(kind: str, n: int) -> int:
     """The length of the transformed axis of the result."""
     return n // 2 + 1 if kind == "rfft" else n
 
 
 def _fft_shape(shapes, kind, axis, n, fct):
+    operand_count(shapes, 1)
     shape = shapes[0]
+    axis_in(axis, len(shape))
+    require(kind in _FFT_REFERENCES and n >= 1, f"kind {kind!r}, length {n!r}")
     return shape[:axis] + (fft_length(kind, n),) + shape[axis + 1:]
 
 
 def _fft_dtype(dtypes, kind, axis, n, fct):
+    require(dtypes[0] in _DTYPES[kind], f"{kind} of {dtypes[0]}")
     if kind == "irfft":
         return _dtypes.real_dtype(dtypes[0])
     return _complex(dtypes)

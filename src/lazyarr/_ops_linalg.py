@@ -23,13 +23,32 @@ import math
 import numpy as np
 
 from . import _dtypes
-from ._registry import primitive
+from ._registry import primitive, require
 
 LinAlgError = np.linalg.LinAlgError
 
 
 def _matrices(shape):
+    require(len(shape) >= 2, f"a {len(shape)}-d operand is not a stack of matrices")
     return shape[:-2], shape[-2], shape[-1]
+
+
+def _square(shapes, **_):
+    """The shape of the one operand, a stack of square matrices."""
+    require(len(shapes) == 1, f"takes 1 operand, got {len(shapes)}")
+    _, m, n = _matrices(shapes[0])
+    require(m == n, f"matrices of shape {(m, n)} are not square")
+    return shapes[0]
+
+
+_DOUBLE = (np.dtype(np.float64), np.dtype(np.complex128))
+
+
+def _double(dtypes):
+    """The one dtype of the operands: float64 or complex128, as NumPy computes."""
+    require(dtypes[0] in _DOUBLE and all(d == dtypes[0] for d in dtypes),
+            f"operands {tuple(map(str, dtypes))} are not all float64 or all complex128")
+    return dtypes[0]
 
 
 def _qr_layout(m, n, mode):
@@ -55,9 +74,13 @@ LAYOUTS = {
 }
 
 
+_SQUARE = {"linalg_slogdet", "linalg_eigh", "linalg_eig"}
+
+
 def _packed_shape(name):
     def rule(shapes, **attrs):
-        batch, m, n = _matrices(shapes[0])
+        require(len(shapes) == 1, f"takes 1 operand, got {len(shapes)}")
+        batch, m, n = _matrices(_square(shapes) if name in _SQUARE else shapes[0])
         return batch + (sum(math.prod(core) for core in LAYOUTS[name](m, n, **attrs)),)
     return rule
 
@@ -69,20 +92,23 @@ def pack(parts, batch, dtype, xp=np):
                            for p in arrays], axis=-1)
 
 
-def _same(shapes, **_):
-    return shapes[0]
-
-
 def _same_dtype(dtypes, **_):
-    return dtypes[0]
+    return _double(dtypes)
 
 
 def _real(dtypes, **_):
-    return _dtypes.real_dtype(dtypes[0])
+    return _dtypes.real_dtype(_double(dtypes))
 
 
 def _complex(dtypes, **_):
-    return np.result_type(dtypes[0], np.complex64)
+    return np.result_type(_double(dtypes), np.complex64)
+
+
+def _solve_shape(shapes):
+    require(len(shapes) == 2, f"takes 2 operands, got {len(shapes)}")
+    a, b = _square(shapes[:1]), shapes[1]
+    require(len(b) == len(a) and b[:-1] == a[:-1], f"cannot solve {a} against {b}")
+    return b
 
 
 # ---------------------------------------------------------------------------------
@@ -97,7 +123,7 @@ def _inv_checks(dtypes, checked):
     return ((LinAlgError, "Singular matrix"),) if checked else ()
 
 
-@primitive("linalg_inv", _same, _same_dtype, checks=_inv_checks)
+@primitive("linalg_inv", _square, _same_dtype, checks=_inv_checks)
 def _inv(a, checked):
     """The inverses; LinAlgError for a singular matrix when `checked`, else that
     matrix's inverse is all NaN (NumPy's gufunc with errors ignored, as cond uses it)."""
@@ -112,19 +138,19 @@ def _inv(a, checked):
     return out
 
 
-@primitive("linalg_solve", lambda s: s[1], _same_dtype, checks=_raises("Singular matrix"))
+@primitive("linalg_solve", _solve_shape, _same_dtype, checks=_raises("Singular matrix"))
 def _solve(a, b):
     """x with a @ x == b for stacks a (..., M, M) and b (..., M, K) of one batch shape."""
     return np.linalg.solve(a, b)
 
 
-@primitive("linalg_cholesky", _same, _same_dtype,
+@primitive("linalg_cholesky", _square, _same_dtype,
            checks=_raises("Matrix is not positive definite"))
 def _cholesky(a, upper):
     return np.linalg.cholesky(a, upper=upper)
 
 
-@primitive("linalg_det", lambda s: s[0][:-2], _same_dtype)
+@primitive("linalg_det", lambda s: _square(s)[:-2], _same_dtype)
 def _det(a):
     return np.linalg.det(a)
 
@@ -150,7 +176,7 @@ def _eigh(a, lower):
     return pack(np.linalg.eigh(a, UPLO="L" if lower else "U"), a.shape[:-2], a.dtype)
 
 
-@primitive("linalg_eigvalsh", lambda s, lower: s[0][:-1], _real)
+@primitive("linalg_eigvalsh", lambda s, lower: _square(s)[:-1], _real)
 def _eigvalsh(a, lower):
     return np.linalg.eigvalsh(a, UPLO="L" if lower else "U")
 
@@ -163,7 +189,7 @@ def _eig(a):
     return pack(np.linalg.eig(a), a.shape[:-2], _complex([a.dtype]))
 
 
-@primitive("linalg_eigvals", lambda s: s[0][:-1], _complex,
+@primitive("linalg_eigvals", lambda s: _square(s)[:-1], _complex,
            checks=_raises("Array must not contain infs or NaNs"))
 def _eigvals(a):
     return np.linalg.eigvals(a).astype(_complex([a.dtype]))
@@ -175,7 +201,7 @@ def _svd(a, full_matrices):
     return pack(np.linalg.svd(a, full_matrices=full_matrices), a.shape[:-2], a.dtype)
 
 
-@primitive("linalg_svdvals", lambda s: s[0][:-2] + (min(s[0][-2:]),), _real,
+@primitive("linalg_svdvals", lambda s: _matrices(s[0])[0] + (min(s[0][-2:]),), _real,
            checks=_raises("SVD did not converge"))
 def _svdvals(a):
     return np.linalg.svd(a, compute_uv=False)

@@ -13,11 +13,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._registry import primitive
+from ._registry import kind_in, operand_count, primitive, require
 
 
 def _first(shapes_or_dtypes, **_):
     return shapes_or_dtypes[0]
+
+
+def _update_slice_shape(shapes, steps):
+    operand_count(shapes, 3)
+    x, values, starts = shapes
+    require(len(values) == len(x) == len(steps) and starts == (len(x),) and 0 not in steps,
+            f"writes {values} into {x} at {starts} starts with steps {steps}")
+    return x
+
+
+def _written_dtype(values: int, positions: int):
+    """The rule: x's dtype (operand 0), which the values written (operand `values`)
+    must have; the positions (operand `positions`) are integers."""
+    def rule(dtypes, **_):
+        require(dtypes[values] == dtypes[0], f"writes {dtypes[values]} values into "
+                f"{dtypes[0]}")
+        kind_in(dtypes[positions], "iu", "the positions'")
+        return dtypes[0]
+    return rule
 
 
 def _region(starts, lengths, steps) -> tuple:
@@ -28,7 +47,7 @@ def _region(starts, lengths, steps) -> tuple:
     return tuple(one(int(a), n, c) for a, n, c in zip(starts, lengths, steps))
 
 
-@primitive("update_slice", _first, _first)
+@primitive("update_slice", _update_slice_shape, _written_dtype(values=1, positions=2))
 def _update_slice(x, values, starts, steps):
     """x with `values` written at x[start::step, ...] (starts: an int64 vector input,
     so writes at different positions run the same program)."""
@@ -41,10 +60,18 @@ def _update_slice_into(x, values, starts, steps):
 
 
 def _dynamic_slice_shape(shapes, sizes, steps):
+    operand_count(shapes, 2)
+    require(len(sizes) == len(steps) == len(shapes[0]) and shapes[1] == (len(sizes),)
+            and 0 not in steps, f"sizes {sizes} and steps {steps} of a {shapes[0]} operand")
     return sizes
 
 
-@primitive("dynamic_slice", _dynamic_slice_shape, _first)
+def _dynamic_slice_dtype(dtypes, sizes, steps):
+    kind_in(dtypes[1], "iu", "the starts'")
+    return dtypes[0]
+
+
+@primitive("dynamic_slice", _dynamic_slice_shape, _dynamic_slice_dtype)
 def _dynamic_slice(x, starts, sizes, steps):
     """x[lo:lo+span:step] per axis, reversed where the step is negative, where `lo`
     (from `starts`, an int64 vector input) is the lowest index the slice touches (for
@@ -58,7 +85,7 @@ def span(n: int, step: int) -> int:
     return (n - 1) * abs(step) + 1 if n else 0
 
 
-@primitive("scatter", _first, _first)
+@primitive("scatter", _first, _written_dtype(values=2, positions=1))
 def _scatter(x, index, values, unique):
     """x with rows x[index[k]] = values[k]; where an index repeats, the last write
     wins (NumPy's order). `unique` promises that no index repeats."""
@@ -70,7 +97,13 @@ def _scatter_into(x, index, values, unique):
     return x
 
 
-@primitive("scatter_ufunc", _first, _first)
+def _scatter_ufunc_dtype(dtypes, ufunc, dtype):
+    kind_in(dtypes[1], "iu", "the indices'")
+    require(isinstance(getattr(np, ufunc, None), np.ufunc), f"{ufunc!r} is not a ufunc")
+    return dtypes[0]
+
+
+@primitive("scatter_ufunc", _first, _scatter_ufunc_dtype)
 def _scatter_ufunc(x, index, *values, ufunc, dtype):
     """`ufunc.at`: x[index[k]] = ufunc(x[index[k]], values[k]) for each k in order, so
     repeated indices accumulate. x's rows are cast to `dtype` (the loop's first input;

@@ -13,14 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtypes
-from ._registry import primitive
+from ._registry import axis_in, kind_in, operand_count, primitive, require, same_dtypes
 
 
-def _same_shape(shapes, **_):
+def _along(shapes, axis):
+    """The one shape of the keys, `axis` one of its axes."""
+    require(shapes and all(s == shapes[0] for s in shapes), f"keys of shapes {shapes}")
+    axis_in(axis, len(shapes[0]))
     return shapes[0]
 
 
 def _same_dtype(dtypes, **_):
+    operand_count(dtypes, 1)
     return dtypes[0]
 
 
@@ -28,13 +32,13 @@ def _index_dtype(dtypes, **_):
     return _dtypes.intp
 
 
-@primitive("sort", _same_shape, _same_dtype)
+@primitive("sort", _along, _same_dtype)
 def _sort(x, axis):
     """`x` sorted along `axis` in NumPy's order."""
     return np.sort(x, axis=axis, kind="stable")
 
 
-@primitive("argsort", _same_shape, _index_dtype)
+@primitive("argsort", _along, _index_dtype)
 def _argsort(*keys, axis):
     """The stable lexicographic order of `keys` (all of one shape) along `axis`, the
     first key most significant (np.lexsort takes them in the reverse order)."""
@@ -43,17 +47,35 @@ def _argsort(*keys, axis):
     return np.lexsort(keys[::-1], axis=axis)
 
 
-@primitive("searchsorted", lambda s, side: s[1], _index_dtype)
+def _searchsorted_shape(shapes, side):
+    operand_count(shapes, 2)
+    require(len(shapes[0]) == 1 and side in ("left", "right"), "needs a 1-d `a` and a side")
+    return shapes[1]
+
+
+def _searchsorted_dtype(dtypes, side):
+    same_dtypes(dtypes)
+    return _dtypes.intp
+
+
+@primitive("searchsorted", _searchsorted_shape, _searchsorted_dtype)
 def _searchsorted(a, v, side):
     """For each element of `v`, its insertion point in the sorted 1-d `a` (same dtype)."""
     return np.searchsorted(a, v, side=side)
 
 
+def _bincount_shape(shapes, length):
+    require(len(shapes) in (1, 2) and len(shapes[0]) == 1 and shapes[-1] == shapes[0]
+            and length >= 0, "needs a 1-d `x`, weights of its shape, a length >= 0")
+    return (length,)
+
+
 def _bincount_dtype(dtypes, length):
+    kind_in(dtypes[0], "iu", "the values'")
     return dtypes[1] if len(dtypes) > 1 else _dtypes.intp
 
 
-@primitive("bincount", lambda s, length: (length,), _bincount_dtype)
+@primitive("bincount", _bincount_shape, _bincount_dtype)
 def _bincount(x, *weights, length):
     """Occurrences (or summed float64 `weights`, in order) of each value of the 1-d
     int64 `x`, whose values are all in [0, length)."""
