@@ -137,8 +137,8 @@ class ufunc:
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind"):
         if self._fast and out is None and where is True and dtype is None \
-                and casting == "same_kind" and len(args) == self.nin:
-            result = _fast_call(self, args)
+                and casting == "same_kind" and len(args) == self.nin:  # see fast_call
+            result = fast_call(self, args)
             if result is not None:
                 return result
         try:
@@ -197,7 +197,7 @@ def _int_fits(value: int, dtype: np.dtype) -> bool:
     return False
 
 
-def _fast_call(self: ufunc, args):
+def fast_call(self: ufunc, args):
     """The call without out=, where=, dtype= or casting=, on lazyarr arrays (of NumPy's
     own dtypes) and Python scalars: the loop is looked up by the operand types, the node
     built directly, or, for small computed inputs on the CPU, the result computed at

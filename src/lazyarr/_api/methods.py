@@ -257,10 +257,17 @@ _COMMON_OPERANDS = frozenset([Array, builtins.float, builtins.int])
 
 
 def _forward(ufunc):
+    fast = _ew.fast_call if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 \
+        and ufunc._fast else None
+
     def op(self, other):
-        if type(other) in _COMMON_OPERANDS or is_operand(other):
+        if type(other) in _COMMON_OPERANDS:
+            if fast is not None:  # the ufunc's own fast path, without its call's frame
+                result = fast(ufunc, (self, other))
+                if result is not None:
+                    return result
             return ufunc(self, other)
-        return NotImplemented
+        return ufunc(self, other) if is_operand(other) else NotImplemented
     return op
 
 
@@ -274,14 +281,20 @@ _PYTHON_COMPLEX_OPS = {"add": operator.add, "subtract": operator.sub,
 
 def _reflected(ufunc, name: str):
     python_op = _PYTHON_COMPLEX_OPS.get(name)
+    fast = _ew.fast_call if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 \
+        and ufunc._fast else None
 
     def op(self, other):
+        if type(other) in _COMMON_OPERANDS:  # (not complex: Python's rule above)
+            if fast is not None:
+                result = fast(ufunc, (other, self))
+                if result is not None:
+                    return result
+            return ufunc(other, self)
         if python_op is not None and type(other) is builtins.complex and self._scalar \
                 and self.dtype == np.float64:
             return python_op(other, float(self._python_value()))
-        if type(other) in _COMMON_OPERANDS or is_operand(other):
-            return ufunc(other, self)
-        return NotImplemented
+        return ufunc(other, self) if is_operand(other) else NotImplemented
     return op
 
 
