@@ -24,6 +24,12 @@ PROGRAMS = {
     "clip bool keeps both bounds": [
         "v0 = np.full((3, 1), 3.0) > 3.0", "v1 = np.clip(v0, 3, 18446744073709551616)"],
     "clip bool without bounds": ["v0 = np.ones(2, bool)", "v1 = np.clip(v0, None, None)"],
+    # NumPy's float clip loop keeps x at a bound (its sign of zero) and NaN anywhere
+    "clip keeps x at a bound": [
+        "v0 = np.zeros(3)", "v1 = np.clip(v0, -0.0, 128)", "v2 = 1 // v1",
+        "v3 = np.clip(-v0, 0.0, 1.0)", "v4 = 1 / v3", "v5 = np.clip(np.ones(2), float('nan'), 2)",
+        "v6 = np.clip(np.array(1.5), 0, 1)", "v7 = np.clip(np.arange(3.0), 2, 1)",
+        "v8 = np.clip(np.array([1.0, float('nan')], np.float16), 0.5, np.array([2.0, 0.0]))"],
     "clip in the three operands' dtype": [
         "v19 = np.ones((3, 3), np.float16)",
         "v24 = np.clip(v19, 10000000000.0, complex(float('inf'), 1))"],
@@ -37,6 +43,16 @@ PROGRAMS = {
                          "v4 = np.searchsorted(np.sort(v0.ravel()), -18446744073709551615)",
                          "v1 = np.arange(12, dtype=np.uint32)",
                          "v11 = np.dot(v1, -18446744073709551615)"],
+    # a float scalar result written into integers converts as NumPy's scalar does
+    "float scalar into ints": ["v2 = np.zeros((0, 3), dtype=np.int32)", "v6 = v2.var()",
+                               "v2[-1:-2:3, ::-2] = v6", "v3 = np.array(-100, np.int32)",
+                               "v7 = np.log(np.imag(v3))", "v3[()] = v7",
+                               "v4 = np.arange(3)", "v4[1] = np.array([2.5]).sum()",
+                               "v4[:2] = np.array([7.5]).sum()", "v4[[0]] = v7"],
+    # argwhere is Fortran-ordered in NumPy: its ravel is a copy
+    "argwhere layout": ["v2 = np.array([[(1+2j), 1j, 1j]], dtype=np.complex64)",
+                        "v3 = np.argwhere(v2)", "v4 = v3.ravel()",
+                        "v4[np.arange(6) % 2 == 0] = 3.0", "v5 = v3.flags.f_contiguous"],
     # tile of an empty array is NumPy's reshape of it: a view, with its writeable flag
     "tile of an empty broadcast": [
         "v1 = np.full((2, 0), -3, dtype=np.int8)", "v8 = np.broadcast_to(v1, (2, 2, 0))",
@@ -68,7 +84,9 @@ PROGRAMS = {
         "v0 = np.array([complex(float('inf'), float('nan'))]).sum()", "v1 = v0 > 0",
         "v2 = v0 >= 1j", "v3 = v0 < np.complex64(1)", "v4 = np.array([1.0]).sum() < v0",
         "v5 = np.array([complex(1, float('nan'))], np.complex64).sum() > np.int8(0)",
-        "v6 = np.array([complex(float('inf'), float('nan'))]) > 0"],
+        "v6 = np.array([complex(float('inf'), float('nan'))]) > 0",
+        "v7 = np.array([True]).all() < v0", "v8 = v0 > np.array([True]).all()",
+        "v9 = np.array([2], np.int8).sum() < v0"],
     # reductions over no axis start from the identity (0 + -0.0, (1+0j) * z)
     "0-d reductions": ["v0 = np.array(complex(-np.inf, 2.5))", "v1 = v0.prod()",
                        "v2 = np.array(-0.0).sum()", "v3 = np.mean(np.array(-0.0))",

@@ -450,6 +450,8 @@ def clip(a, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None):
         if _dtypes.is_inexact(dtype):  # the three operands' dtype decides: 2**64 is a float
             a_min, a_max = (float(b) if type(b) is builtins.int else b for b in bounds)
         x = _astype(x, dtype)  # (float16 data clipped at 1e10 and 1j: in complex64)
+        if _dtypes.is_floating(dtype):
+            return _write_out("clip", (_clip_floats(x, a_min, a_max),), out, True)[0]
     result = x
     if a_min is not None:
         result = maximum(result, a_min)
@@ -458,6 +460,16 @@ def clip(a, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None):
     if result is x:  # NumPy's positive(a): a copy, and its TypeError for bools
         result = positive(x)
     return _write_out("clip", (result,), out, True)[0]
+
+
+def _clip_floats(x: Array, a_min, a_max) -> Array:
+    """NumPy's clip loop for floats (not maximum then minimum): `x` is kept where it
+    equals a bound (clip(0.0, -0.0, 1) is 0.0, maximum(0.0, -0.0) is -0.0), and a NaN
+    anywhere is NaN."""
+    lo, hi = (_astype(as_array(b), x.dtype) for b in (a_min, a_max))
+    result = where_(less(x, lo), lo, x)
+    result = where_(greater(result, hi), hi, result)
+    return where_(isnan(lo) | isnan(hi), add(lo, hi), result)
 
 
 def _where_input(value, dtype):

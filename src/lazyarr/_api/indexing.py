@@ -510,6 +510,11 @@ def assigned_values(value, dtype, shape: tuple, mismatch=basic_mismatch,
     and lets a value of more dimensions fit by a reshape (see `fitted_shape`)."""
     if advanced and isinstance(value, np.generic):
         value = np.asarray(value)
+    elif not advanced and isinstance(value, Array) and value._scalar and \
+            _dtypes.is_integer(dtype) and _dtypes.is_inexact(value.dtype):
+        # NumPy converts a float scalar into integers as Python does (nan and inf are
+        # its ValueError and OverflowError): the scalar's value decides, so it is read.
+        value = value._python_value()
     if isinstance(value, (list, tuple)) and any(isinstance(v, Array) for v in value):
         value = as_array(value)
     if isinstance(value, Array):
@@ -587,7 +592,12 @@ def where(condition, x=None, y=None, /):
 
 @export
 def argwhere(a):
-    return _index_leaf(np.argwhere(host_array(a)))
+    """NumPy's argwhere, laid out as NumPy's (the transpose of nonzero's indices: a
+    Fortran-ordered array, so its ravel copies)."""
+    value = np.argwhere(host_array(a))
+    result = _index_leaf(value)
+    fortran = value.flags.f_contiguous and not value.flags.c_contiguous
+    return result._copy_in("F") if fortran else result
 
 
 @export

@@ -390,8 +390,10 @@ def _ordering(ufunc_name: str, compare):
             python = type(other) in _PYTHON_SCALARS
             operand = other if python else _ew.as_array(other)
             dtype = _dtypes.result_type(self, operand)
+            # (a NumPy bool on the left has no scalar comparisons: its ufunc's order)
             if _dtypes.is_complex(dtype) and (self.dtype == dtype or not python
-                                              and operand.dtype == dtype):
+                                              and operand.dtype == dtype
+                                              and not _dtypes.is_bool(self.dtype)):
                 x = _ew.astype(self, dtype)
                 y = _ew.astype(_ew.as_array(np.array(other, dtype)) if python else operand,
                                dtype)
