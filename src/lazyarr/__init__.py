@@ -46,7 +46,8 @@ _numba_interop.install()  # numba's @njit takes lazyarr arrays once numba is imp
 _jax_interop.install()  # jax.jit takes lazyarr arrays (a pytree) once jax is imported
 _NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgrid,
               ogrid=_index_tricks.ogrid)
-_numpy_own.install(_sys.modules[__name__], _NAMES, _NAMESPACES[""])  # types, constants, helpers: NumPy's own
+# NumPy's own types, constants and helpers, where nothing computes:
+_numpy_own.install(_sys.modules[__name__], _NAMES, _NAMESPACES[""])
 from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
 from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
 

@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from . import creation, elementwise, export, manipulation, reductions, shapes
-from .common import Array, normalize_axis
+from .common import Array, along_axis
 
 
 def _sliced(x: Array, axis: int, sl: slice) -> Array:
@@ -25,13 +25,6 @@ def _bit_weights(bitorder: str, dtype) -> Array:
     return creation.asarray(shifts.astype(dtype))
 
 
-def _bits_axis(a: Array, axis, func: str):
-    """(a, axis): None flattens, and a 0-d `a` counts as 1-d (NumPy's axis check)."""
-    if axis is None or a.ndim == 0:
-        a = shapes.ravel(a)
-    return a, 0 if axis is None else normalize_axis(axis, a.ndim, func)
-
-
 @export
 def packbits(a, /, axis=None, bitorder="big"):
     """The elements of `a` (as bits: nonzero or zero) packed into uint8 along `axis`
@@ -40,7 +33,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     a = creation.asarray(a)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
-    a, axis = _bits_axis(a, axis, "packbits")
+    a, axis = along_axis(a, axis, "packbits", flat_0d=True)
     n = a.shape[axis]
     bits = elementwise.astype(a != 0, np.uint8)
     pad = -n % 8
@@ -60,7 +53,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     a = creation.asarray(a)
     if a.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    a, axis = _bits_axis(a, axis, "unpackbits")
+    a, axis = along_axis(a, axis, "unpackbits", flat_0d=True)
     n = a.shape[axis] * 8
     if count is None:
         count = n

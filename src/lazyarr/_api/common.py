@@ -132,25 +132,35 @@ def normalize_axis(axis, ndim: int, func: str = "") -> int:
     return axis % ndim if ndim else 0
 
 
-def normalize_axis_tuple(axis, ndim: int, func: str = "", what: str = "axis") -> tuple[int, ...]:
+def normalize_axis_tuple(axis, ndim: int, func: str = "", what: str = "axis",
+                         repeated: str = "") -> tuple[int, ...]:
     """NumPy's normalize_axis_tuple: an int or a sequence of ints as distinct axes in
-    [0, ndim), in the order given (ValueError for a repeat)."""
+    [0, ndim), in the order given; ValueError for a repeat (NumPy's "repeated axis in
+    `axis` argument", or the message `repeated`). The one normalizer of axis tuples."""
     items = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     axes = tuple(normalize_axis(a, ndim, func) for a in items)
     if len(set(axes)) != len(axes):
-        raise ValueError(f"{func}: repeated axis in `{what}` argument")
+        message = repeated or f"repeated axis in `{what}` argument"
+        raise ValueError(f"{func}: {message}" if func else message)
     return axes
 
 
 def normalize_axes(axis, ndim: int, func: str = "") -> tuple[int, ...]:
-    """`axis` (None, an int or a tuple of ints) as a sorted tuple of distinct axes."""
+    """A reduction's `axis` (None for all, an int or a sequence) as a sorted tuple of
+    distinct axes (NumPy's reductions say "duplicate value in 'axis'")."""
     if axis is None:
         return tuple(range(ndim))
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    result = tuple(normalize_axis(a, ndim, func) for a in axes)
-    if len(set(result)) != len(result):
-        raise ValueError(f"{func}: duplicate value in 'axis'")
-    return tuple(sorted(result))
+    return tuple(sorted(normalize_axis_tuple(axis, ndim, func,
+                                             repeated="duplicate value in 'axis'")))
+
+
+def along_axis(x: Array, axis, func: str, flat_0d: bool = False) -> tuple[Array, int]:
+    """(x, axis) for a function along one axis: axis None flattens `x` first (NumPy's
+    convention for sort, delete, insert, packbits, ...), and so does a 0-d `x` with
+    `flat_0d` (packbits and unpackbits take a scalar as 1-d)."""
+    if axis is None or flat_0d and x.ndim == 0:
+        x = flattened(x)
+    return x, 0 if axis is None else normalize_axis(axis, x.ndim, func)
 
 
 def astype(x: Array, dtype) -> Array:

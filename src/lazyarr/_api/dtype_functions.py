@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtypes, _flush
+from .. import _dtypes
 from . import export
-from .common import Array
+from .common import Array, host
 from .creation import asarray
 from .elementwise import isfinite
 from .reductions import all as all_
@@ -79,7 +79,7 @@ def min_scalar_type(a, /):
     if isinstance(a, Array):
         if a.ndim:
             return a.dtype
-        a = _flush.to_numpy(a._node, "control")
+        a = host(a, "control")
     return np.min_scalar_type(a)
 
 

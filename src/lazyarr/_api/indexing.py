@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _eager, _flush
+from .. import _dtypes, _eager
 from .._graph import INPUT, computed
 from .._placement import host_array as host_buffer
 from .._views import compose, replay, step
@@ -108,7 +108,7 @@ def _as_tuple(key) -> tuple:
 
 def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
     if isinstance(mask, Array):
-        mask = np.asarray(_flush.to_numpy(mask._node, "shape"))
+        mask = host_array(mask, "shape")
     if mask.ndim == 0:  # x[True] adds an axis of length 1, x[False] of length 0
         return [("newaxis_pick", np.zeros(int(mask), np.int64))]
     for k, n in enumerate(mask.shape):

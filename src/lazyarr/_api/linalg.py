@@ -28,12 +28,12 @@ from numpy.linalg import LinAlgError
 from numpy.linalg._linalg import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 
 from .._errors import user_stacklevel
-from .. import _dtypes, _flush
+from .. import _dtypes
 from .._ops_linalg import LAYOUTS
 from . import export
 from . import products as _products
-from .common import (apply, as_array, astype, broadcast_node, normalize_axes, normalize_axis,
-                     reshape_node, wrap)
+from .common import (apply, as_array, astype, broadcast_node, host_array, normalize_axes,
+                     normalize_axis, reshape_node, wrap)
 from .creation import eye, zeros
 from .elementwise import (absolute, conjugate, copysign, divide, imag, isnan, logical_and,
                           logical_not, multiply, not_equal, real, sqrt, where_)
@@ -120,7 +120,7 @@ def _decompose(name: str, a, compute, **attrs) -> list:
 
 def _host(x) -> np.ndarray:
     """A value that decides a result's type or shape, materialized now."""
-    return np.asarray(_flush.to_numpy(x._node, "shape"))
+    return host_array(x, "shape")
 
 
 # ----- solvers --------------------------------------------------------------------

@@ -20,10 +20,11 @@ import numpy as np
 from .. import _dtypes
 from .._errors import user_stacklevel
 from . import export
-from .common import (apply, Array, as_array, as_ndarray, as_shape, astype, axis_sequence,
-                     broadcast_node, concatenate_nodes, full_node, host, host_array,
-                     index_arg, int_tuple, leaf, normalize_axis, reshape_node, slice_node,
-                     slices_node, take_index_node, wrap, write_out)
+from .common import (along_axis, apply, Array, as_array, as_ndarray, as_shape, astype,
+                     axis_sequence, broadcast_node, concatenate_nodes, full_node, host,
+                     host_array, index_arg, int_tuple, leaf, normalize_axis,
+                     normalize_axis_tuple, reshape_node, slice_node, slices_node,
+                     take_index_node, wrap, write_out)
 from .indexing import take
 from .shapes import (broadcast_to, expand_dims, moveaxis, ndim as ndim_of, ravel, reshape,
                      transpose)
@@ -217,14 +218,6 @@ def append(arr, values, axis=None):
     return concatenate((x, values), axis)
 
 
-def _flat_axis(arr, axis, func: str):
-    """(arr, axis) as NumPy's delete/insert see them: axis None flattens."""
-    arr = as_ndarray(arr)
-    if axis is None:
-        return (arr if arr.ndim == 1 else ravel(arr)), 0
-    return arr, normalize_axis(axis, arr.ndim, func)
-
-
 def _sliced(x: Array, axis: int, sl: slice) -> Array:
     return x[(slice(None),) * axis + (sl,)]
 
@@ -286,7 +279,7 @@ def _index_argument(obj):
 @export
 def delete(arr, obj, axis=None):
     """`arr` without the entries `obj` along `axis` (NumPy's delete)."""
-    arr, axis = _flat_axis(arr, axis, "delete")
+    arr, axis = along_axis(as_ndarray(arr), axis, "delete")
     N = arr.shape[axis]
     keep = np.ones(N, dtype=bool)
     if isinstance(obj, slice):
@@ -317,7 +310,7 @@ def delete(arr, obj, axis=None):
 def insert(arr, obj, values, axis=None):
     """`arr` with `values` inserted before the indices `obj` along `axis` (NumPy's
     insert)."""
-    arr, axis = _flat_axis(arr, axis, "insert")
+    arr, axis = along_axis(as_ndarray(arr), axis, "insert")
     N = arr.shape[axis]
     if isinstance(obj, slice):
         indices = np.arange(*obj.indices(N), dtype=np.intp)
@@ -393,7 +386,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     if axis is None:
         axes = tuple(range(ndim))
     else:
-        axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim, argname="axis")
+        axes = normalize_axis_tuple(axis, ndim, "trim_zeros")
     if not axes:
         return filt
     nonzero = np.argwhere(host_array(filt, "shape"))

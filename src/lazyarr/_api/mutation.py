@@ -12,13 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _shared
-from .. import _flush
-from .._placement import host_array
+from .._placement import host_array as host_buffer
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import elementwise, export
-from .common import (apply, Array, as_array, astype, cast_unsafe, check_index, leaf,
-                     normalize_axis, reshape_node, wrap)
+from .common import (apply, Array, as_array, astype, cast_unsafe, check_index, host_array,
+                     leaf, normalize_axis, reshape_node, wrap)
 from .indexing import (advanced_mismatch, assigned_values, basic_mismatch, fitted_shape,
                        row_updates, setitem, target)
 
@@ -105,7 +104,7 @@ def put(a, ind, v, mode="raise") -> None:
     a._check_writeable()
     index = ind if isinstance(ind, Array) else np.asarray(ind)
     if isinstance(index, Array) and index._node.is_computed:  # known: checked now
-        index = host_array(index._node.value)
+        index = host_buffer(index._node.value)
     if index.size and not a.size:
         raise IndexError("cannot replace elements of an empty array")
     values = _cycled(v, a.dtype, index.size)
@@ -120,7 +119,7 @@ def _flat_positions(index, size: int, mode: str = "raise") -> tuple:
     int64 node, with `put`'s `mode` for those out of range (raise: checked now if
     known, else when the program runs), and whether they are known to be distinct."""
     if isinstance(index, Array) and index._node.is_computed:
-        index = host_array(index._node.value)
+        index = host_buffer(index._node.value)
     if isinstance(index, Array):
         index = astype(index, np.int64)
         if mode == "raise":
@@ -191,9 +190,7 @@ def _put_flat(a: Array, indices, values) -> None:
 
 def _host_mask(mask) -> np.ndarray:
     """A mask's values on the host (a flush with cause "shape" if lazy), as booleans."""
-    if isinstance(mask, Array):
-        mask = _flush.to_numpy(mask._node, "shape")
-    return np.asarray(mask).astype(bool)
+    return host_array(mask, "shape").astype(bool)
 
 
 @export

@@ -36,8 +36,8 @@ import numpy as np
 from .. import _dtypes
 from . import export
 from . import elementwise as ew
-from .common import (Array, apply, as_array, astype, flattened, host_array, leaf, normalize_axis,
-                     reshape_node, take1, wrap)
+from .common import (Array, along_axis, apply, as_array, astype, host_array, leaf,
+                     normalize_axis, reshape_node, take1, wrap)
 from .manipulation import flip
 
 _SORT_KINDS = "qhms"  # quicksort, heapsort, mergesort, stable: the first letter decides
@@ -45,13 +45,6 @@ _SORT_KINDS = "qhms"  # quicksort, heapsort, mergesort, stable: the first letter
 
 # ---------------------------------------------------------------------------------
 # Helpers.
-
-def _along(x: Array, axis, func: str) -> tuple[Array, int]:
-    """(x, axis) for a function along one axis: None flattens."""
-    if axis is None:
-        return flattened(x), 0
-    return x, normalize_axis(axis, x.ndim, func)
-
 
 def _check_kind(kind, stable, func: str) -> None:
     if kind is not None and stable is not None:
@@ -101,7 +94,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     reversed."""
     _check_kind(kind, stable, "sort")
     _no_order(order, "sort")
-    x, ax = _along(as_array(a), axis, "sort")
+    x, ax = along_axis(as_array(a), axis, "sort")
     result = sorted_along(x, ax)
     return flip(result, ax) if descending else result
 
@@ -117,7 +110,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     x = as_array(a)
     if x.ndim == 0:  # NumPy sorts a 0-d array as a 1-d one
         x = wrap(reshape_node(x._node, (1,)), False)
-    x, ax = _along(x, axis, "argsort")
+    x, ax = along_axis(x, axis, "argsort")
     if not descending:
         return sort_order([x], ax)
     # The stable order of the reversed array, reversed, counts positions from the end.
@@ -186,7 +179,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     and is what lazyarr returns (NumPy's order within the parts is unspecified)."""
     _check_select_kind(kind, "partition")
     _no_order(order, "partition")
-    x, ax = _along(as_array(a), axis, "partition")
+    x, ax = along_axis(as_array(a), axis, "partition")
     _check_kth(kth, x.shape[ax], "partition")
     return sorted_along(x, ax)
 
@@ -199,7 +192,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     x = as_array(a)
     if x.ndim == 0:
         x = wrap(reshape_node(x._node, (1,)), False)
-    x, ax = _along(x, axis, "argpartition")
+    x, ax = along_axis(x, axis, "argpartition")
     _check_kth(kth, x.shape[ax], "argpartition")
     return sort_order([x], ax)
 
