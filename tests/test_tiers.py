@@ -218,3 +218,35 @@ def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend):
     assert "Fatal" not in done.stderr
     if _tiers._cpu_only({}):
         assert done.stdout.split()[0] == "1"
+
+
+def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
+    """Under "auto" with XLA selected on the CPU: a script of one-off programs (shapes
+    that shrink every step) runs on the interpreter and never imports jax; a structure
+    that repeats starts the load, and is compiled once XLA is there."""
+    if backend != "xla":
+        pytest.skip("the XLA backend is the one that takes long to load")
+    script = textwrap.dedent("""
+        import sys, numpy, lazyarr
+        from lazyarr import _tiers
+        a = lazyarr.asarray(numpy.arange(400.0).reshape(20, 20))
+        for c in range(1, 12):  # a new shape every step
+            float(a[c:, c:].sum())
+        print("jax" in sys.modules)
+        for k in range(40):  # one structure, again and again: jax loads meanwhile
+            float((a * k).sum())
+        for thread in list(_tiers._loading.values()):
+            thread.join()
+        for k in range(3):  # on the loaded backend's tiers: compiled in the background
+            float((a * k).sum())
+        _tiers.wait()
+        for k in range(3):
+            float((a * k).sum())
+        print("jax" in sys.modules, lazyarr.stats()["compiled_runs"] > 0)
+    """)
+    env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": "off",
+           "LAZYARR_EAGER": "0", "LAZYARR_BACKEND": "xla", "JAX_PLATFORMS": "cpu"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True"], done.stdout

@@ -357,7 +357,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     if _failed:
         _raise_if_failed(order)
     program, inputs = linearize(order, roots)
-    backend = _tiers.backend_for_flush()
+    backend = _tiers.backend_for_flush(program)
     owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
@@ -370,6 +370,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         _name_the_check(exc, program)
         raise
     seconds = time.perf_counter() - start
+    if backend is _tiers.interpreter() and _backend.loaded() is None:
+        _tiers.interpreted_before_load(seconds)
     STATS.flush_seconds += seconds
     events.update(ran.counts())
     _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,

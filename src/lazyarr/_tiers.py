@@ -145,11 +145,17 @@ _loading: dict[tuple, threading.Thread] = {}
 DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
 
 
-def backend_for_flush():
-    """The backend to run the next flush on. Under "auto", while the selected compiling
-    backend is not loaded yet (importing jax takes a second or more) and will run on the
-    CPU, it is loaded on a background thread and this flush runs on the interpreter: the
-    first flushes of a script never wait for jax."""
+_unloaded_runs: dict = {}  # program key -> runs on the interpreter before any load
+_long_run = [False]        # an interpreted run took LONG_RUN_S while nothing was loaded
+
+
+def backend_for_flush(program=None):
+    """The backend to run the next flush (of `program`) on. Under "auto", while the
+    selected compiling backend is not loaded yet (importing jax takes a second or more)
+    and will run on the CPU, this flush runs on the interpreter, and the backend is
+    loaded on a background thread only once a compile is likely: `program`'s structure
+    has run `HOT` times, or an interpreted run took `LONG_RUN_S`. A script of one-off
+    programs (a loop whose shapes shrink) never imports jax; no flush waits for it."""
     backend = _backend.loaded()
     if backend is not None:
         return backend
@@ -158,8 +164,12 @@ def backend_for_flush():
         return _backend.current()
     key = (name, tuple(sorted(options.items())))
     fallback = interpreter()  # before the load below holds the backends' lock
+    global DEFERRED_FLUSHES
     with _lock:
         thread = _loading.get(key)
+        if thread is None and not _compile_likely(program):
+            DEFERRED_FLUSHES += 1
+            return fallback
         if thread is None:
             thread = _loading[key] = threading.Thread(
                 target=_load_quietly, args=(name, options), daemon=True,
@@ -167,9 +177,25 @@ def backend_for_flush():
             thread.start()
     if not thread.is_alive():  # it finished (or failed) without being found: load here
         return _backend.current()
-    global DEFERRED_FLUSHES
     DEFERRED_FLUSHES += 1
     return fallback
+
+
+def _compile_likely(program) -> bool:
+    """Whether to start loading the compiling backend (see `backend_for_flush`)."""
+    if program is None or _long_run[0]:
+        return True
+    if len(_unloaded_runs) >= MAX_STATES:
+        _unloaded_runs.clear()
+    runs = _unloaded_runs[program.key] = _unloaded_runs.get(program.key, 0) + 1
+    return runs >= HOT
+
+
+def interpreted_before_load(seconds: float) -> None:
+    """An interpreted run made while the compiling backend was not loaded took
+    `seconds`: a long one makes the next flush start loading it."""
+    if seconds >= LONG_RUN_S:
+        _long_run[0] = True
 
 
 def _load_quietly(name, options) -> None:
