@@ -257,8 +257,9 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
                     stats.backend_events["tier_returns_to_interpreter"] += 1
         stats.backend_events["compiled_runs"] += 1
         return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
-    # The first tier's time counts only where the run waited for its results.
-    timed = block or state.interpreted_best == float("inf")
+    # The first tier's time counts only where the run waited for its results (the
+    # interpreter always does; op by op, a size cut need not).
+    timed = block or first is interpreter() or state.interpreted_best == float("inf")
     start = time.perf_counter()
     result = _first_run(first, program, inputs, owned, stats, timed)
     seconds = time.perf_counter() - start if timed else 0.0
