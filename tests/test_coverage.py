@@ -46,3 +46,12 @@ def test_the_command_prints_the_table():
                       if line.startswith("| numpy.linalg |"))
     assert linalg_row.endswith("(100.0%) |")
     assert "Fallback in numpy (" in done.stdout
+
+
+def test_every_fallback_has_its_reason():
+    """A name that falls back says why (coverage.FALLBACK_REASONS), and a reason names
+    only names that do fall back."""
+    missing = {name for kinds in coverage.table().values() for name in kinds["all"][1]}
+    assert {name for name in missing if coverage.fallback_reason(name) is None} == set()
+    listed = {name for names in coverage.FALLBACK_REASONS for name in names}
+    assert listed <= missing, listed - missing

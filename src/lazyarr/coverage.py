@@ -23,6 +23,27 @@ MODULES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft", "numpy.ran
 _EXCLUDED = {"test", "show_config", "show_runtime", "get_include"}
 
 
+# Why each name that falls back does (`--list` prints them; a test fails on a fallback
+# without its reason).
+FALLBACK_REASONS = {
+    ("busday_count", "busday_offset", "is_busday", "datetime_as_string", "datetime_data",
+     "isnat"): "datetime64 data is NumPy's own array (lazyarr computes on bool and numeric "
+               "dtypes)",
+    ("asmatrix", "bmat"): "np.matrix is an ndarray subclass of NumPy's (deprecated), not "
+                          "a lazy array",
+    ("frompyfunc",): "it makes a ufunc of Python callables on object arrays, NumPy's own",
+    ("fromregex",): "text parsed by regular expressions into structured arrays, NumPy's own",
+    ("getbufsize", "setbufsize"): "the size of NumPy's ufunc buffers: nothing of lazyarr's "
+                                  "programs",
+    ("info",): "it prints NumPy's documentation",
+    ("nested_iters",): "NumPy's nditer objects iterate over NumPy's arrays",
+}
+
+
+def fallback_reason(name: str) -> str | None:
+    return next((why for names, why in FALLBACK_REASONS.items() if name in names), None)
+
+
 def public_callables(module) -> list[str]:
     """The public callables of `module` that are not types, modules or excluded names."""
     names = []
@@ -86,6 +107,10 @@ def markdown(coverage: dict, listing: bool = False) -> str:
             missing = [n + ("" if n in array_missing else "*") for n in kinds["all"][1]]
             lines += ["", f"Fallback in {module_name} ({len(missing)}; * not an array "
                       "function): " + (", ".join(missing) or "none")]
+            reasons: dict[str, list[str]] = {}
+            for name in kinds["all"][1]:
+                reasons.setdefault(fallback_reason(name) or "no reason recorded", []).append(name)
+            lines += [f"- {', '.join(names)}: {why}" for why, names in reasons.items()]
     return "\n".join(lines)
 
 
