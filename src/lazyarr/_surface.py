@@ -3,11 +3,11 @@ chapters load: the methods that are functions of the namespace (`argsort`, `take
 `searchsorted`, ...), in-place `partition` and `resize`, the byte-level ones
 (`tobytes`, `tofile`, `view`, `byteswap`, `getfield`/`setfield`, `dump(s)`), `flat`,
 and the Python protocols of NumPy's scalars on 0-d results (`round()`, `math.floor`,
-`hash`).
+`hash`, the `numbers` ABCs NumPy registers its scalar types with).
 
-What reads bytes (tobytes, tofile, dumps, data, ctypes, view to another itemsize,
-byteswap) computes the array and works on NumPy's copy of its value; a view to another
-dtype is a new array, not a view sharing the buffer.
+What reads bytes (tobytes, tofile, dumps, data, ctypes, byteswap) computes the array
+and works on NumPy's copy of its value; `view(dtype)` is a lazy view reading the same
+bytes (a `bitcast` step), written through to the owner as NumPy's is.
 """
 
 from __future__ import annotations
