@@ -36,7 +36,9 @@ PROGRAMS = {
     # isclose keeps Python scalars weak: float16 data against 1e300 compares inf <= inf
     "isclose with a weak bound": ["v2 = np.eye(2, dtype=np.float16)",
                                   "v12 = np.allclose(v2, 1e+300)", "v13 = np.isclose(v2, 1e300)",
-                                  "v14 = np.isclose(1.0, 1)", "v15 = np.isclose(np.array(3), 3)"],
+                                  "v14 = np.isclose(1.0, 1)", "v15 = np.isclose(np.array(3), 3)",
+                                  "v16 = np.isclose(np.zeros((2, 0)) < 1, True)",
+                                  "v17 = np.isclose(np.array([True, False]), False)"],
     # NumPy's numeric results through the fallback are lazyarr's (a scalar's kind kept);
     # object arrays (from Python ints beyond 64 bits) stay NumPy's
     "fallback results": ["v0 = np.zeros((), np.uint64)",

@@ -94,7 +94,7 @@ def compare(program: list[str], backend: str) -> Difference | None:
                     # what came before can.
                     return compare(program[:k], backend)
             if ek == ak == "ValueError" and _NEGATIVE_POWER in str(e) and \
-                    re.match(r"\s*v\d+\s*\*\*=", program[k]):
+                    re.search(r"^\s*v\d+\s*\*\*=", program[k], re.M):
                 # NumPy's in-place power raised from inside its loop, after writing
                 # part of the target through its casting buffer (unspecified values);
                 # lazyarr's target is unchanged (docs/semantics.md).
@@ -154,6 +154,9 @@ def _blas_special(program: list[str]) -> int | None:
     inexact operands with an infinity or a NaN in the result, or a zero scalar."""
     ns: dict = {"np": numpy}
     for k, statement in enumerate(program):
+        operands = re.match(r"^v\d+ = np\.dot\((v\d+), (v\d+)\)$", statement)
+        zero = operands is not None and any(
+            numpy.ndim(ns.get(name)) == 0 and ns.get(name) == 0 for name in operands.groups())
         try:
             with numpy.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -165,7 +168,7 @@ def _blas_special(program: list[str]) -> int | None:
             continue
         result = numpy.asarray(ns.get(match.group(1)))
         if result.dtype.kind in "fc" and (not numpy.all(numpy.isfinite(result))
-                                          or _ZERO_SCALAR.search(statement)):
+                                          or _ZERO_SCALAR.search(statement) or zero):
             return k
     return None
 

@@ -500,7 +500,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     x, y, atol, rtol = (v if type(v) in _WEAK else as_array(v) for v in (a, b, atol, rtol))
     if isinstance(y, Array):
         y = _astype(y, _dtypes.result_type(y, 1.0))
-    elif type(y) is builtins.int:
+    elif isinstance(y, builtins.int):  # a bool too: isclose(bools, True) is in floats
         y = float(y)
     # Python's operators, as NumPy's code: on Python scalars they compute in Python.
     result = (less_equal(builtins.abs(x - y), atol + rtol * builtins.abs(y)) & isfinite(y)
