@@ -208,6 +208,7 @@ def _program(*arrays):
     return linearize(topological_order(nodes), nodes)
 
 
+@pytest.mark.usefixtures("lazy_graph")  # programs of small arrays
 def test_programs_carry_their_runtime_checks():
     index = la.asarray(numpy.array([0, 4])) + 0
     x = la.arange(3.0)[index]
@@ -222,6 +223,7 @@ def test_programs_carry_their_runtime_checks():
     assert program.checks == ()
 
 
+@pytest.mark.usefixtures("lazy_graph")  # programs of small arrays
 def test_results_must_have_the_promised_shape_and_dtype():
     program, inputs = _program(la.arange(3.0) + 1)
     ins = program.instructions[-1]
