@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import backend_api
+from . import _interrupts, backend_api
 
 ENTRY_POINT_GROUP = "lazyarr.backends"
 DEFAULT_ORDER = ("xla", "numpy")
@@ -118,7 +118,7 @@ def load(name: str, **options) -> Backend:
     """The backend `name` with `options` (e.g. device="gpu"), created once and reused."""
     key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                               for k, v in options.items())))
-    with _lock:
+    with _lock, _interrupts.deferred():  # Ctrl-C mid-import would leave jax half-made
         if key not in _instances:
             # Importing a backend's libraries (jax) draws from NumPy's global
             # RandomState; the user's stream must continue as if nothing happened.

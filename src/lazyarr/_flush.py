@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from . import _backend, _eager, _observe, _placement, _tiers
+from . import _backend, _eager, _interrupts, _observe, _placement, _tiers
 from .backend_api import Instruction, Program, name_the_line
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
@@ -324,7 +324,7 @@ _flush_lock = threading.RLock()
 def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     """Compute every pending node in `nodes` (and, with `share`, every live array that
     shares pending work with them)."""
-    with _flush_lock:
+    with _flush_lock, _interrupts.deferred():  # Ctrl-C: raised once the flush is whole
         nodes = list(nodes)
         if cause not in ASYNC_CAUSES:
             settle()
