@@ -134,8 +134,9 @@ def interpreter():
 
 def interprets_first(backend) -> bool:
     """Whether the auto tier's first tier is the NumPy interpreter: a compiling backend
-    running on the CPU."""
-    return getattr(backend, "compiles", False) and platform(backend) == "cpu"
+    running on one CPU device (on a mesh, "cpu*4", every program is compiled)."""
+    return (getattr(backend, "compiles", False) and platform(backend) == "cpu"
+            and "*" not in str(backend.device))
 
 
 # Accelerator plugins of jax: with one installed, the default device may not be the CPU.
@@ -282,8 +283,8 @@ def first_tier(backend):
     or offers no first tier off the CPU)."""
     if not getattr(backend, "compiles", False):
         return None
-    if platform(backend) == "cpu":
-        return interpreter()
+    if platform(backend) == "cpu":  # a CPU mesh ("cpu*4") has none: XLA partitions it all
+        return interpreter() if "*" not in str(backend.device) else None
     return _op_by_op(backend)
 
 
