@@ -158,3 +158,10 @@ def test_a_full_exponent_is_known_at_the_call():
             base ** module.full((3, 1), -1.25, dtype=np.int8)
         with pytest.raises(ValueError, match="negative integer powers"):
             base **= module.full((3, 1), -1, dtype=np.int8).reshape(3, 1)
+        # the check reads the broadcast's values, the shapes stay the operands'
+        # (fuzzer: a reshaped view of a computed array, its values read for the check)
+        cube = module.full((1, 2, 2), -1, dtype=np.int32)
+        cube -= cube
+        float(cube.sum())  # computes cube (its live node shares the flush)
+        column = cube.reshape(4, 1)
+        assert (column ** column).shape == (4, 1)

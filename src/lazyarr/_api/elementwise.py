@@ -298,6 +298,7 @@ def _negative_integer_power(operands, loop) -> None:
     if not (_dtypes.is_integer(loop[0]) and np.dtype(loop[1]).kind == "i"):
         return
     base, exponent = operands
+    shapes = [op.shape if isinstance(op, Array) else np.shape(op) for op in operands]
     if isinstance(exponent, Array):
         node = exponent._node
         while not node.is_computed and node.op.name in ("broadcast_to", "reshape"):
@@ -305,7 +306,6 @@ def _negative_integer_power(operands, loop) -> None:
         if not node.is_computed:
             return
         exponent = node.value
-    shapes = [op.shape if isinstance(op, Array) else np.shape(op) for op in (base, exponent)]
     if math.prod(np.broadcast_shapes(*shapes)) and np.any(np.asarray(exponent) < 0):
         raise ValueError("Integers to negative integer powers are not allowed.")
 
