@@ -274,11 +274,17 @@ def fast_call(self: ufunc, args):
         elif node.dtype != dt:
             node = _astype(a, dt)._node
         inputs.append(node)
-    shape = inputs[0].shape
+    shape = None  # 0-d operands (Python scalars) broadcast to anything
     for other in inputs:
-        if other.shape != shape:
+        if other.shape == ():
+            continue
+        if shape is None:
+            shape = other.shape
+        elif other.shape != shape:
             shape = broadcast_shapes(*[n.shape for n in inputs])
             break
+    if shape is None:
+        shape = ()
     dtype = loop[self.nin]
     n = 1
     for d in shape:
