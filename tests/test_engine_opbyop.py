@@ -25,7 +25,7 @@ def test_the_policy_picks_op_by_op_off_the_cpu():
     assert _tiers.first_tier(FakeBackend("gpu:0", runner)) is runner
     assert _tiers.first_tier(FakeBackend("tpu:3", runner)) is runner
     assert _tiers.first_tier(FakeBackend("cpu", runner)) is _tiers.interpreter()
-    assert _tiers.first_tier(FakeBackend("cpu*4", runner)) is _tiers.interpreter()
+    assert _tiers.first_tier(FakeBackend("cpu*4", runner)) is None  # a mesh: XLA partitions
     assert _tiers.first_tier(FakeBackend("gpu:0")) is None  # no first tier: it runs itself
     not_compiling = FakeBackend("gpu:0", runner)
     not_compiling.compiles = False
@@ -36,7 +36,9 @@ def test_forced_tiers_pick_their_runner(monkeypatch):
     runner = object()
     gpu = FakeBackend("gpu:0", runner)
     assert _tiers.first_for(gpu, "opbyop") is runner
-    assert _tiers.first_for(gpu, "interpret") is _tiers.interpreter()
+    assert _tiers.first_for(gpu, "interpret") is None  # forced: on one CPU device only
+    assert _tiers.first_for(FakeBackend("cpu", runner), "interpret") is _tiers.interpreter()
+    assert _tiers.first_for(FakeBackend("cpu*4", runner), "interpret") is None
     assert _tiers.first_for(gpu, "auto") is runner
     assert _tiers.first_for(FakeBackend("cpu", runner), "opbyop") is runner
 

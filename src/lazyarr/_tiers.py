@@ -302,8 +302,8 @@ def first_for(backend, forced: str):
     """The first tier under LAZYARR_TIER=`forced` (not "compile")."""
     if not getattr(backend, "compiles", False):
         return None
-    if forced == "interpret":
-        return interpreter()
+    if forced == "interpret":  # where the interpreter is a first tier (one CPU device)
+        return interpreter() if interprets_first(backend) else None
     if forced == "opbyop":
         return _op_by_op(backend)
     return first_tier(backend)
