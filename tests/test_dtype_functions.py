@@ -90,6 +90,7 @@ def test_repr_functions_reject_floats():
     check(np.base_repr, la.base_repr, np.array(-2.5), 3)  # NumPy truncates
 
 
+@pytest.mark.usefixtures("lazy_graph")
 @given(a=arrays(max_dims=2))
 def test_min_scalar_type(a):
     """Arrays keep their dtype; 0-d arrays and scalars give the smallest dtype that
@@ -212,6 +213,7 @@ def test_asarray_chkfinite(a):
     assert result is None or result is x
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_asarray_chkfinite_reads_the_data_once():
     x = la.asarray(np.array([1.0, 2.0])) * 2
     with la.count_flushes() as flushes:

@@ -188,6 +188,7 @@ def test_numpy_fft_dispatches_lazily():
     np.testing.assert_allclose(np.asarray(results[0]), np.fft.fft(np.arange(8.0)), atol=1e-12)
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_one_primitive_per_axis():
     from lazyarr._graph import topological_order
     y = la.fft.fftn(la.asarray(np.ones((2, 3, 4))), norm="ortho")

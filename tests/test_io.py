@@ -66,6 +66,7 @@ def test_savez_writes_numpys_members(save, a, b):
     assert members(saved(getattr(np, save), pending(a), lazy_b, named=lazy_b)) == expected
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_savez_computes_its_arrays_in_one_flush():
     x = la.arange(6.0)
     with la.count_flushes() as flushes:

@@ -492,6 +492,7 @@ def test_diagonal_and_trace_bad_arguments():
 
 # ----- laziness, graph shape, dispatch, printing ----------------------------------
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_everything_is_lazy_and_contractions_are_one_einsum():
     a, b = la.asarray(np.ones((2, 3, 4))), la.asarray(np.ones((2, 4, 5)))
     c = la.asarray(np.ones(3) + 1j)
@@ -675,6 +676,7 @@ def test_solver_errors_at_the_call():
         la.linalg.det(np.eye(2, dtype=np.float16))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_value_errors_are_raised_at_materialization():
     """A singular matrix (inv, solve), one that is not positive definite (cholesky), NaN
     in an SVD: NumPy's LinAlgError, once the values are known."""
@@ -702,6 +704,7 @@ def test_value_errors_are_raised_at_materialization():
                                   np.linalg.cholesky(nan_corner))
 
 
+@pytest.mark.usefixtures("lazy_graph")
 def test_failures_leave_other_work_usable():
     x = la.linalg.inv(np.zeros((2, 2)))
     with pytest.raises(LinAlgError):

@@ -190,6 +190,7 @@ def test_draw_matches_numpy(api, name, seed, size):
 
 @pytest.mark.parametrize("api,name", [(api, name) for api in APIS for name in PARAMS
                                       if hasattr(OWNERS[api], name) and PARAMS[name]])
+@pytest.mark.usefixtures("lazy_graph")
 @given(seed=SEEDS, size=st.sampled_from([None, 2, (3, 2)]))
 def test_lazy_parameters(api, name, seed, size):
     """Parameters as pending lazyarr arrays (scalars as 2-vectors) are computed (cause
