@@ -406,10 +406,11 @@ def test_summary_reports_flushes_compiles_and_fallbacks(tmp_path):
                 total += float(np.max(x))
         print(total, np.median(x))       # median: a counted fallback
         """}) / "work.py"
-    quiet = run([script])
+    lazy = {"LAZYARR_EAGER": "0"}  # flushes to report, not operations computed at once
+    quiet = run([script], env=lazy)
     assert quiet.returncode == 0 and "lazyarr summary" not in quiet.stderr
     for env, args in (({"LAZYARR_SUMMARY": "1"}, [script]), ({}, ["--summary", script])):
-        result = run(args, env=env)
+        result = run(args, env={**env, **lazy})
         assert result.returncode == 0, result.stderr
         assert result.stdout == quiet.stdout == "2.0 0.5\n"
         summary = result.stderr[result.stderr.index("lazyarr summary:"):].splitlines()
