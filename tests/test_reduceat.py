@@ -135,6 +135,7 @@ def test_loop_dtype_errors(dtype):
         check(*calls(name), a, [0, 2], dtype=np.bool_)
 
 
+@pytest.mark.usefixtures("lazy_graph")  # counts flushes of small arrays
 def test_pending_indices_are_checked_when_computed():
     x = la.asarray(np.arange(6.0))
     for bad in ([0, 6], [-1], [3, -6]):

@@ -96,6 +96,7 @@ def test_build_err_msg_is_numpys(a, b):
                 == numpy.testing.build_err_msg([a, b], "msg", **kwargs))
 
 
+@pytest.mark.usefixtures("lazy_graph")  # counts flushes of small arrays
 def test_assertions_compute_their_arguments_in_one_flush():
     x = la.arange(5.0)
     with la.count_flushes() as flushes:
