@@ -20,6 +20,7 @@ from .._placement import devices
 from .._explain import explain
 from .._observe import format_report, set_log
 from .._namespace_info import __array_api_version__, __array_namespace_info__
+from .common import normalize_axis
 
 
 def eval(*arrays):  # noqa: A001  (lazyarr.eval, as the design names it)
@@ -44,11 +45,9 @@ def _placed(x, axis, name: str):
     if not isinstance(x, Array):
         raise TypeError(f"lazyarr.{name} takes a lazyarr array, not {type(x).__name__}")
     if axis is not None:
-        if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-            raise TypeError(f"lazyarr.shard: axis must be an integer, not {axis!r}")
-        if not -x.ndim <= axis < x.ndim:
-            raise np.exceptions.AxisError(int(axis), x.ndim)
-        axis = int(axis) % x.ndim
+        if isinstance(axis, bool):  # operator.index takes bools; an axis is no bool
+            raise TypeError(f"lazyarr.shard: 'axis' must be an integer, not {axis!r}")
+        axis = normalize_axis(axis, x.ndim, "lazyarr.shard")
     backend = _backend.current()
     place = getattr(backend, "place", None)
     if place is None:

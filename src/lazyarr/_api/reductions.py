@@ -28,7 +28,6 @@ import warnings
 
 import numpy as np
 
-from .._errors import user_stacklevel
 from .. import _dtypes
 from .._errors import user_stacklevel
 from .._ops import broadcast_shapes
