@@ -13,6 +13,11 @@ import lazyarr as la
 from fuzz.runner import compare
 
 PROGRAMS = {
+    # a non-empty pending index into an empty axis is out of bounds whatever its values:
+    # NumPy's IndexError at the call (XLA failed to compile the take from it)
+    "pending index into an empty axis": [
+        "v0 = np.arange(0, dtype=np.int64)", "v1 = v0[np.arange(4) - 1]",
+        "v2 = np.zeros((0, 3))", "v2[np.arange(2) - 5] = 1", "v3 = v0[np.arange(0) - 1]"],
     # clip: NumPy drops a Python int bound at or beyond the *array's* dtype range (not
     # the result's), and the remaining bound alone decides the dtype.
     "clip drops by the array dtype": [

@@ -124,6 +124,10 @@ def _index_node(index, size: int, axis: int):
     program."""
     if isinstance(index, Array) and index._node.is_computed:
         index = host_buffer(index._node.value)
+    elif isinstance(index, Array) and size == 0 and index.size:
+        # a non-empty index into an empty axis is out of bounds whatever its values:
+        # read them for NumPy's error at the call (XLA cannot even take from it)
+        index = host_array(index)
     if isinstance(index, np.ndarray):
         value = check_index(index, size, axis)
         return leaf(value, value.shape, value.dtype)
