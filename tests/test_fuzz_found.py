@@ -13,6 +13,15 @@ import lazyarr as la
 from fuzz.runner import compare
 
 PROGRAMS = {
+    # a write with a pending out-of-range index into a computed array (int() computed v9
+    # with v4): XLA's donated target was deleted though the bounds check failed, so the
+    # read raised BackendFailure, not the check's IndexError (programs with checks now
+    # donate nothing)
+    "failed index check keeps a computed target": [
+        "v0 = np.array([[2, 2, 0]], dtype=np.uint16)", "v2 = np.zeros((3, 3), np.complex128)",
+        "v3 = v2 * complex(float('inf'), 1)", "v4 = v2 <= v0",
+        "v5 = np.where(v0 > 1, v0, v2)", "v6 = np.stack([v5, v5])", "v9 = np.arctan(v6)",
+        "v12 = int(np.argmax(v4))", "v9[np.arange(3) - 4] = v3"],
     # a non-empty pending index into an empty axis is out of bounds whatever its values:
     # NumPy's IndexError at the call (XLA failed to compile the take from it)
     "pending index into an empty axis": [

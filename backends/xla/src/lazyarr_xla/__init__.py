@@ -117,8 +117,10 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     """The owned array inputs worth donating: each to an output of its shape and dtype
     (XLA reuses a donated buffer only for such an output). A host array is donated too
     (XLA reuses the buffer it is copied into): the signature must not depend on which
-    tier computed an input, or a loop alternating tiers would need two executables."""
-    if not owned:
+    tier computed an input, or a loop alternating tiers would need two executables.
+    A program with runtime checks donates nothing: a failed check must leave its inputs
+    as they were (XLA deletes a donated buffer even when the run's check then fails)."""
+    if not owned or program.checks:
         return ()
     wanted: dict[tuple, int] = {}
     for slot in program.outputs:
