@@ -4,10 +4,10 @@ jax's public API (`jax.jit(...).lower(...).compile()`) and run on CPU, GPU or TP
 64-bit types are enabled only inside lazyarr's own tracing, compiling and calls (a
 scoped `jax.enable_x64`), so the user's jax configuration is untouched.
 
-Compiled programs are cached twice: in memory for this process, and on disk (see
-`disk_cache`) for the next one. Both are keyed by the program's structure and its
-signature (which inputs are host scalars, donations and, on several devices, the input
-shardings).
+Compiled programs are cached twice: in memory for this process (a bounded LRU, see
+`memory_cache`), and on disk (see `disk_cache`) for the next one. Both are keyed by the
+program's structure and its signature (which inputs are host scalars, donations and, on
+several devices, the input shardings).
 
 `XlaBackend(devices="all")` (or a count, or a list) runs every program over a device
 mesh through XLA's SPMD partitioner: see `sharding` and docs/multi-device.md. With one
@@ -27,7 +27,7 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
                                  RunResult, check_result, name_the_line)
 
-from . import disk_cache, peers, sharding
+from . import disk_cache, memory_cache, peers, sharding
 from .lowering import convert, lower, prepare
 from .op_by_op import OpByOp
 
@@ -209,6 +209,7 @@ class XlaCompiled:
         self._executable = executable
         self._packing = Packing(len(program.input_specs), signature.scalars)
         self._checked = checked  # per flag output: its index into program.checks
+        self.reloaded = None  # Events of reloads after evictions, not yet reported
         self._backend = backend
         self._moved: int | None = None  # bytes of collectives per run, on a mesh
         # XLA's CPU runtime allocates after the call returns, so an allocation that
@@ -231,14 +232,15 @@ class XlaCompiled:
         failed check's error); without, return XLA's futures at once, the flags' reading
         in `RunResult.deferred`."""
         program = program or self._program
+        executable = self._executable or self._reload()
         start = time.perf_counter()
         mesh = self._backend.placement
         if mesh is not None and mesh.multiprocess:
             peers.check(mesh.devices)
         with jax.enable_x64(True):
             try:
-                results = self._executable(*self._packing.pack(inputs, self._place,
-                                                               self._place_scalars))
+                results = executable(*self._packing.pack(inputs, self._place,
+                                                         self._place_scalars))
                 if block or self._wait:
                     jax.block_until_ready(results)
             except Exception as exc:  # e.g. out of memory while running
@@ -256,16 +258,43 @@ class XlaCompiled:
             _flag_reader(flags, self._checked, program, self._backend.placement)()
         events = Events(run_seconds=time.perf_counter() - start,
                         donated_buffers=len(self.signature.donated))
+        if self.reloaded is not None:
+            events.add(self.reloaded)
+            self.reloaded = None
         if self._backend.placement is not None:
             events.extra["collective_bytes"] = self.collective_bytes()
         return RunResult(list(results[:n_out]), events, deferred)
+
+    def _release(self) -> None:
+        """Evicted from the memory cache: drop the executable (a holder of this object,
+        such as the tiers' state, gets it back from the caches at its next run)."""
+        self._executable = None
+
+    def _reload(self):
+        """The executable again after an eviction, from the memory or disk cache, else
+        compiled (counted in `reloaded`); this object takes the cache's place for it."""
+        backend, program, signature = self._backend, self._program, self.signature
+        found, events = backend.lookup(program, signature)
+        if found is None:
+            found = backend.compile(program, signature)
+            events.add(found.events)
+        executable, checked = found._executable, found._checked
+        if executable is None:  # evicted again meanwhile: compile here
+            found = backend._compile(program, signature)
+            executable, checked = found._executable, found._checked
+            events.add(found.events)
+        self._executable, self._checked = executable, checked
+        self.reloaded = events if self.reloaded is None else self.reloaded.add(events)
+        backend._compiled.put((self.program_key, self.signature), self, replace=True)
+        return executable
 
     def collective_bytes(self) -> int:
         """Bytes the partitioned program's collectives produce per device per run (from
         the compiled HLO: all-reduce, all-gather, ...): what XLA moves between devices."""
         if self._moved is None:
             try:
-                self._moved = sum(sharding.collective_bytes(self._executable.as_text()).values())
+                executable = self._executable or self._reload()
+                self._moved = sum(sharding.collective_bytes(executable.as_text()).values())
             except Exception:  # noqa: BLE001  (an executable without HLO text)
                 self._moved = 0
         return self._moved
@@ -296,7 +325,9 @@ class XlaBackend:
             self.device = device_name(self.jax_device)
             self._placement = jax.sharding.SingleDeviceSharding(self.jax_device)
             self._cache_devices = self.jax_device
-        self._compiled: dict[tuple, XlaCompiled] = {}
+        self._compiled = memory_cache.ProgramCache(
+            size_of=lambda c: memory_cache.code_bytes(c._executable),
+            evicted=XlaCompiled._release)
         self._compiling: dict[tuple, threading.Event] = {}
         self._op_by_op = None
         self._lock = threading.Lock()
@@ -463,9 +494,7 @@ class XlaBackend:
         prepare(program)
         compiled = XlaCompiled(program, signature, executable, checked, self,
                                Events(compile_seconds=time.perf_counter() - start))
-        with self._lock:
-            compiled = self._compiled.setdefault(key, compiled)
-        return Lookup(compiled, events)
+        return Lookup(self._compiled.put(key, compiled), events)
 
     def compile(self, program, signature: Signature) -> XlaCompiled:
         """Compile `program` for `signature` and keep it (memory and disk). Thread-safe:
@@ -474,8 +503,9 @@ class XlaBackend:
         key = (program.key, signature)
         while True:
             with self._lock:
-                if key in self._compiled:
-                    return self._compiled[key]
+                held = self._compiled.get(key)
+                if held is not None:
+                    return held
                 pending = self._compiling.get(key)
                 if pending is None:
                     pending = self._compiling[key] = threading.Event()
@@ -487,9 +517,7 @@ class XlaBackend:
             if name:
                 disk_cache.store(name, key,
                                  (compiled._executable, compiled._checked, self._cache_devices))
-            with self._lock:
-                self._compiled[key] = compiled
-            return compiled
+            return self._compiled.put(key, compiled)
         finally:
             with self._lock:
                 del self._compiling[key]
@@ -498,7 +526,8 @@ class XlaBackend:
     def cache_state(self, program, inputs: Sequence) -> str:
         """For `lazyarr.explain`: whether the program is compiled, in memory or on disk."""
         scalars = Packing.signature(inputs)
-        if any(key[0] == program.key and key[1].scalars == scalars for key in self._compiled):
+        if any(key[0] == program.key and key[1].scalars == scalars
+               for key in self._compiled.keys()):
             return "compiled, in the memory cache"
         signature = (Signature(scalars, ()) if self.placement is None else
                      self.signature(program, inputs)._replace(donated=()))

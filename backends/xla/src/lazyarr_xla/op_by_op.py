@@ -22,6 +22,8 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, Events, Instruction, Program,
                                  RunResult)
 
+from . import memory_cache
+
 
 class OpByOp:
     """Runs a program primitive by primitive on its XLA backend's device (a backend as
@@ -34,7 +36,10 @@ class OpByOp:
     def __init__(self, backend):
         self._backend = backend
         self.device = backend.device
-        self._executables: dict[tuple, object] = {}
+        # bounded as the backend's program cache (`memory_cache`); an evicted one is
+        # compiled again at its next use
+        self._executables = memory_cache.ProgramCache(
+            size_of=lambda c: memory_cache.code_bytes(c._executable))
         self._lock = threading.Lock()
 
     def devices(self) -> tuple[str, ...]:
@@ -101,7 +106,7 @@ class OpByOp:
                 executable = self._executables.get(key)
                 if executable is None:
                     executable = self._backend._compile(single, signature)
-                    self._executables[key] = executable
+                    self._executables.put(key, executable)
                     events.extra["op_by_op_compiles"] = \
                         events.extra.get("op_by_op_compiles", 0) + 1
                     events.extra["op_by_op_compile_seconds"] = \
