@@ -481,12 +481,18 @@ def _local_signature(node: Node, levels: int = 3) -> tuple:
     the nodes `levels` steps behind it. The same in every iteration of a loop, unlike
     the whole graph behind it; a few levels tell apart the body's similar nodes. A
     slice to length 1 counts without its position (`a[i]` leaves `i` out of the key)."""
-    moves = node.op is SLICE and _slice_site(node) in _moving_sites
-    attrs = _read_attrs(node) if moves or _cuts_to_one(node) else node.attrs
-    head = (node.op.name, attrs, node.shape, node.dtype)
+    head = _head(node)
     if levels == 0 or node.is_computed:
         return head
     return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)
+
+
+def _head(node: Node) -> tuple:
+    """The first four entries of `node`'s local signature: its own op, attributes,
+    shape and dtype."""
+    moves = node.op is SLICE and _slice_site(node) in _moving_sites
+    attrs = _read_attrs(node) if moves or _cuts_to_one(node) else node.attrs
+    return (node.op.name, attrs, node.shape, node.dtype)
 
 
 def _over(value: int, limit: int | None, factor: int = 1) -> bool:
@@ -515,11 +521,15 @@ def bound(node: Node) -> None:
         return
     if large and _cut_inputs(node):
         return
-    signature = _local_signature(node)
     forced = (_over(node.depth, MAX_PENDING_DEPTH, 2) or _over(group.nodes, MAX_PENDING_NODES, 2)
               or _over(behind, MAX_PENDING_BYTES, 2))
     main = threading.current_thread() is threading.main_thread()
     last = _last_cut if main else getattr(_cuts, "signature", None)
+    # The node's own head first: the whole signature (dozens of tuples three levels
+    # deep) is built only for a node that may match, not for each node while waiting.
+    if not (last is None or forced or _head(node) == last[:4]):
+        return
+    signature = _local_signature(node)
     if last is None or signature == last or forced:
         if main:
             _last_cut = signature
