@@ -59,6 +59,7 @@ def xla(backend, monkeypatch):
 def test_auto_on_an_accelerator_runs_op_by_op_then_compiled(xla, monkeypatch):
     """The XLA backend on the CPU, told it is a GPU: auto starts on op-by-op."""
     monkeypatch.setattr(xla, "device", "gpu:0")
+    monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
     monkeypatch.setenv("LAZYARR_TIER", "auto")
     host = numpy.linspace(0.0, 1.0, 50)
     for step in range(6):

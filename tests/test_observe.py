@@ -304,8 +304,9 @@ def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
                              "compiled)")
         return
     assert last.startswith("  tier: the NumPy interpreter (LAZYARR_TIER=auto; run 1 of this "
-                           "structure), unless compiled in memory or on disk; compiled in the "
-                           "background from run 2 on")
+                           "structure, 0 s interpreted so far), unless compiled in memory or "
+                           "on disk; compiled in the background from run 2 on once the "
+                           "interpreted seconds reach the compile estimate (")
     monkeypatch.setenv("LAZYARR_TIER", "interpret")
     assert la.explain(y).endswith("  tier: the NumPy interpreter (LAZYARR_TIER=interpret)")
     monkeypatch.setenv("LAZYARR_TIER", "sometimes")

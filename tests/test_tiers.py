@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import types
 
 import numpy
 import pytest
@@ -17,15 +18,56 @@ from lazyarr._tiers import Policy, State
 
 
 def test_policy_compiles_what_repeats_or_runs_long():
-    state = State(runs=1)
-    assert not Policy.start_compile(state, 0.001)
-    assert Policy.start_compile(state, _tiers.LONG_RUN_S)
+    state = State(runs=1, interpreted_total=0.001)
+    assert not Policy.start_compile(state, 0.001, 0.0)
+    assert Policy.start_compile(state, _tiers.LONG_RUN_S, 0.5)
     state.runs = _tiers.HOT
-    assert Policy.start_compile(state, 0.001)
+    assert Policy.start_compile(state, 0.001, 0.0)
     assert Policy.may_submit(0) and not Policy.may_submit(1)  # one compile at a time
     for blocked in (State(runs=9, failed=True), State(runs=9, slower=True),
                     State(runs=9, compiled=object())):
-        assert not Policy.start_compile(blocked, 1.0)
+        assert not Policy.start_compile(blocked, 1.0, 0.0)
+
+
+def test_policy_compiles_only_once_the_interpreted_time_pays_for_it():
+    """Gaussian elimination's 205-instruction cut programs ran in 0.7 ms interpreted
+    and took 3-4 s to compile: repeating is not enough, the time spent must add up."""
+    estimate = 3.0
+    state = State(runs=50, interpreted_total=50 * 0.0007)
+    assert not Policy.start_compile(state, 0.0007, estimate)
+    state.interpreted_total = 3.1
+    assert Policy.start_compile(state, 0.0007, estimate)
+    # One long run: at once only past both LONG_RUN_S and the estimate.
+    assert not Policy.start_compile(State(runs=1, interpreted_total=2.0), 2.0, estimate)
+    assert Policy.start_compile(State(runs=1, interpreted_total=4.0), 4.0, estimate)
+
+
+def test_the_compile_estimate_learns_from_the_compiles_made(monkeypatch):
+    program = types.SimpleNamespace(instructions=(None,) * 100)
+    monkeypatch.setattr(_tiers, "_measured", [0, 0.0])
+    prior = _tiers.compile_estimate(program)
+    assert prior == pytest.approx(_tiers.COMPILE_BASE_S + 100 * _tiers.COMPILE_PER_INSTRUCTION_S)
+    assert _tiers.compile_estimate(program, loaded=False) == pytest.approx(prior + _tiers.LOAD_S)
+    monkeypatch.setattr(_tiers, "_measured", [2, 0.02 + 0.04])  # 20 and 40 ms/instruction
+    assert _tiers.compile_estimate(program) == pytest.approx(_tiers.COMPILE_BASE_S + 3.0)
+
+
+def test_policy_probes_the_interpreter_for_programs_compiled_from_the_start():
+    """A disk-cache hit runs compiled at once: after its timed runs the interpreter runs
+    it once, and a compiled program slower than that goes back."""
+    slow, fast = State(compiled=object()), State(compiled=object())
+    for _ in range(_tiers.TRIALS):
+        assert not Policy.probe(slow)
+        Policy.after_compiled_run(slow, 0.05)  # (no interpreter time: never "slower" here)
+        Policy.after_compiled_run(fast, 0.001)
+    assert Policy.probe(slow) and Policy.probe(fast)
+    Policy.after_probe(slow, 0.002)
+    Policy.after_probe(fast, 0.002)
+    assert not Policy.probe(slow) and not Policy.probe(fast)  # once
+    assert not Policy.use_compiled(slow) and Policy.use_compiled(fast)
+    interpreted_first = State(compiled=object(), interpreted_best=0.01,
+                              compiled_times=[0.1] * _tiers.TRIALS)
+    assert not Policy.probe(interpreted_first)  # it has the interpreter's time already
 
 
 def test_policy_goes_back_to_the_interpreter_where_compiled_is_slower():
@@ -55,6 +97,9 @@ def auto(backend, monkeypatch):
     monkeypatch.setenv("LAZYARR_TIER", "auto")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
     monkeypatch.setenv("LAZYARR_EAGER", "0")  # these small programs are the tiers' to run
+    # These programs take microseconds: only a free compile pays (the estimate's own
+    # tests are above).
+    monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
     _tiers.reset()
     la.reset_stats()
     yield
@@ -134,6 +179,7 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
         import numpy, lazyarr
         from lazyarr import _tiers
         lazyarr.set_backend("xla")  # loaded now: no flush runs while it loads
+        _tiers.compile_estimate = lambda program, loaded=True: 0.0  # microsecond runs
         x = lazyarr.asarray(numpy.linspace(0.0, 1.0, 100))
         for k in range(3):
             float((lazyarr.cos(x) * k).sum())
@@ -232,7 +278,10 @@ def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
         a = lazyarr.asarray(numpy.arange(400.0).reshape(20, 20))
         for c in range(1, 12):  # a new shape every step
             float(a[c:, c:].sum())
+        for k in range(40):  # microsecond runs: never worth loading jax and compiling
+            float((a * k).sum())
         print("jax" in sys.modules)
+        _tiers.compile_estimate = lambda program, loaded=True: 0.0  # a free compile
         for k in range(40):  # one structure, again and again: jax loads meanwhile
             float((a * k).sum())
         for thread in list(_tiers._loading.values()):

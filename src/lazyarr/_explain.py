@@ -204,10 +204,13 @@ def _tier_line(backend, program, inputs) -> str | None:
     if known is not None and _tiers.Policy.use_compiled(known):
         return "its compiled program (LAZYARR_TIER=auto)"
     runs = known.runs if known is not None else 0
+    spent = known.interpreted_total if known is not None else 0.0
     if known is not None and (known.failed or known.slower):
         return ("the NumPy interpreter, for good: its compiled program "
                 + ("failed" if known.failed else "ran slower"))
-    return (f"the NumPy interpreter (LAZYARR_TIER=auto; run {runs + 1} of this structure), "
-            f"unless compiled in memory or on disk; compiled in the background from run "
-            f"{_tiers.HOT} on, or at once after an interpreted run of "
-            f"{_tiers.LONG_RUN_S:g} s or more")
+    return (f"the NumPy interpreter (LAZYARR_TIER=auto; run {runs + 1} of this structure, "
+            f"{spent:.3g} s interpreted so far), unless compiled in memory or on disk; "
+            f"compiled in the background from run {_tiers.HOT} on once the interpreted "
+            f"seconds reach the compile estimate ({_tiers.compile_estimate(program):.2g} s), "
+            f"or at once after an interpreted run of {_tiers.LONG_RUN_S:g} s and that "
+            f"estimate")

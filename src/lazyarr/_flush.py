@@ -371,7 +371,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         raise
     seconds = time.perf_counter() - start
     if backend is _tiers.interpreter() and _backend.loaded() is None:
-        _tiers.interpreted_before_load(seconds)
+        _tiers.interpreted_before_load(program, seconds)
     STATS.flush_seconds += seconds
     events.update(ran.counts())
     _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,

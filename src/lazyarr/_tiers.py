@@ -3,15 +3,22 @@
 On the CPU a program first runs on the NumPy interpreter (the reference backend
 running the `Program` instruction by instruction: nothing to compile, so a program
 seen once, such as a step of a loop whose shapes shrink, never waits for XLA). A
-program whose structure repeats (seen `HOT` times) or whose interpreted run took at
-least `LONG_RUN_S` is compiled by the backend on a background thread while the
-interpreter keeps running it; once the executable is ready, later runs use it. The
-engine keeps measuring: where the compiled program is slower than the interpreter
-was for the same structure (`SLOWER` times its best, over `TRIALS` runs), it goes back
-to interpreting. A program already compiled (memory) or found in the disk cache runs
-compiled at once. A background compile that fails leaves the program on the
-interpreter and is counted once in `stats()` ("compile_failures", with its line and
-message under "tier_failures").
+program is compiled by the backend on a background thread, while the interpreter keeps
+running it, once compiling pays: its structure has run `HOT` times and the time spent
+interpreting it adds up to what compiling it is estimated to cost (`compile_estimate`:
+seconds per instruction, measured on this machine by the compiles made so far; plus
+loading the backend, if it is not loaded yet), or one interpreted run took at least
+`LONG_RUN_S` and that estimate. (Renting until the rent paid equals the price: a
+program whose runs take microseconds, or that repeats only a few times, is never worth
+seconds of compiling.) Once the executable is ready, later runs use it. The engine
+keeps measuring: where the compiled program is slower than the interpreter was for
+the same structure (`SLOWER` times its best, over `TRIALS` runs), it goes back to
+interpreting. A program already compiled (memory) or found in the disk cache runs
+compiled at once; after its `TRIALS` timed runs the interpreter runs it once, to
+measure it, so a cached program slower than the interpreter goes back as well. A
+background compile that fails leaves the program on the interpreter and is counted
+once in `stats()` ("compile_failures", with its line and message under
+"tier_failures").
 
 Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the backend's
 `op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
@@ -36,8 +43,15 @@ from .backend_api import Events, RunResult, asynchronous
 
 TIERS = ("interpret", "compile", "auto", "opbyop")
 HOT = 2             # runs of one structure before it is compiled
-LONG_RUN_S = 1.0    # an interpreted run this long is worth compiling at once (about
-                    # what a compile costs: a program seen once pays for it only then)
+LONG_RUN_S = 1.0    # an interpreted run this long (and past the compile estimate) is
+                    # worth compiling at once: a program seen once pays for it only then
+# The compile estimate: seconds per program plus seconds per instruction (the latter's
+# prior, then the average of the compiles measured in this process), and the seconds
+# loading a compiling backend (importing jax) costs. On the 2-core benchmark machine a
+# compile took 10-20 ms per instruction (a 205-instruction program 3-4 s).
+COMPILE_BASE_S = 0.05
+COMPILE_PER_INSTRUCTION_S = 0.01
+LOAD_S = 1.0
 SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
 TRIALS = 3          # compiled runs measured before that comparison
 MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
@@ -61,12 +75,14 @@ class State:
     """What the policy knows about one program structure (key and signature)."""
     runs: int = 0
     interpreted_best: float = float("inf")
+    interpreted_total: float = 0.0  # seconds of the first tier's timed runs, summed
     compiled_times: list = field(default_factory=list)
     looked_up: bool = False       # the disk cache was asked once
     compiled: object = None       # the backend's Compiled, once ready
     future: Future | None = None  # a background compile under way
     failed: bool = False          # its compile failed: interpret for good
     slower: bool = False          # compiled measured slower: interpret for good
+    probed: bool = False          # a compiled-first program interpreted once, to compare
 
 
 class Policy:
@@ -77,11 +93,37 @@ class Policy:
         return state.compiled is not None and not state.slower
 
     @staticmethod
-    def start_compile(state: State, interpreted_seconds: float) -> bool:
-        """After an interpreted run: whether to start compiling in the background."""
+    def start_compile(state: State, interpreted_seconds: float, estimate: float) -> bool:
+        """After an interpreted run of `interpreted_seconds`: whether to start compiling
+        in the background, compiling being estimated to take `estimate` seconds."""
         if state.failed or state.slower or state.compiled is not None or state.future:
             return False
-        return state.runs >= HOT or interpreted_seconds >= LONG_RUN_S
+        return Policy.pays(state.runs, state.interpreted_total, interpreted_seconds, estimate)
+
+    @staticmethod
+    def pays(runs: int, total: float, last: float, estimate: float) -> bool:
+        """Whether compiling pays for a structure run `runs` times, interpreted for
+        `total` seconds in all, its last run `last` seconds."""
+        if last >= LONG_RUN_S and last >= estimate:
+            return True
+        return runs >= HOT and total >= estimate
+
+    @staticmethod
+    def probe(state: State) -> bool:
+        """Whether the next run of a compiled program goes to the interpreter once, to
+        measure it: the program ran compiled from its first run (the disk cache), so
+        there is nothing to compare its `TRIALS` timed runs with."""
+        return (not state.probed and len(state.compiled_times) >= TRIALS
+                and state.interpreted_best == float("inf"))
+
+    @staticmethod
+    def after_probe(state: State, seconds: float) -> None:
+        """Record the interpreter's run of a compiled program; go back to interpreting
+        if the compiled runs were slower."""
+        state.probed = True
+        state.interpreted_best = min(state.interpreted_best, seconds)
+        if min(state.compiled_times) > SLOWER * state.interpreted_best:
+            state.slower = True
 
     @staticmethod
     def may_submit(in_flight: int) -> bool:
@@ -112,6 +154,17 @@ _lock = threading.RLock()  # guards _states and each State's fields
 _pool: ThreadPoolExecutor | None = None
 FAILURES: list[str] = []   # background compile failures, one line each
 _submitted: list[State] = []  # states whose compile was submitted (not yet adopted)
+
+
+_measured = [0, 0.0]  # compiles adopted, and their seconds per instruction summed
+
+
+def compile_estimate(program, loaded: bool = True) -> float:
+    """The seconds compiling `program` is estimated to take (and, unless `loaded`,
+    loading the compiling backend first)."""
+    count, rates = _measured
+    rate = rates / count if count else COMPILE_PER_INSTRUCTION_S
+    return COMPILE_BASE_S + rate * len(program.instructions) + (0.0 if loaded else LOAD_S)
 
 
 def state_of(program, signature) -> State | None:
@@ -146,16 +199,18 @@ _loading: dict[tuple, threading.Thread] = {}
 DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
 
 
-_unloaded_runs: dict = {}  # program key -> runs on the interpreter before any load
-_long_run = [False]        # an interpreted run took LONG_RUN_S while nothing was loaded
+# program key -> [runs, seconds] on the interpreter while the backend was not loaded
+_unloaded_runs: dict = {}
+_long_run = [False]  # an interpreted run paid for a compile while nothing was loaded
 
 
 def backend_for_flush(program=None):
     """The backend to run the next flush (of `program`) on. Under "auto", while the
     selected compiling backend is not loaded yet (importing jax takes a second or more)
     and will run on the CPU, this flush runs on the interpreter, and the backend is
-    loaded on a background thread only once a compile is likely: `program`'s structure
-    has run `HOT` times, or an interpreted run took `LONG_RUN_S`. A script of one-off
+    loaded on a background thread only once a compile is likely: `program`'s runs so far
+    pay for loading it and compiling (`Policy.pays`, with `LOAD_S` in the estimate), or
+    an interpreted run alone did. A script of one-off
     programs (a loop whose shapes shrink) never imports jax; no flush waits for it."""
     backend = _backend.loaded()
     if backend is not None:
@@ -188,14 +243,20 @@ def _compile_likely(program) -> bool:
         return True
     if len(_unloaded_runs) >= MAX_STATES:
         _unloaded_runs.clear()
-    runs = _unloaded_runs[program.key] = _unloaded_runs.get(program.key, 0) + 1
-    return runs >= HOT
+    seen = _unloaded_runs.setdefault(program.key, [0, 0.0])  # the runs so far
+    likely = Policy.pays(seen[0], seen[1], 0.0, compile_estimate(program, False))
+    seen[0] += 1
+    return likely
 
 
-def interpreted_before_load(seconds: float) -> None:
-    """An interpreted run made while the compiling backend was not loaded took
-    `seconds`: a long one makes the next flush start loading it."""
-    if seconds >= LONG_RUN_S:
+def interpreted_before_load(program, seconds: float) -> None:
+    """An interpreted run of `program` made while the compiling backend was not loaded
+    took `seconds`: once its runs pay for loading the backend and compiling it (or one
+    run alone does), the next flush starts loading it."""
+    seen = _unloaded_runs.get(program.key)
+    if seen is not None:
+        seen[1] += seconds
+    if Policy.pays(1, seconds, seconds, compile_estimate(program, False)):
         _long_run[0] = True
 
 
@@ -235,17 +296,29 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             if len(_states) >= MAX_STATES:
                 _states.clear()
             state = _states[key] = State()
+            before = _unloaded_runs.pop(program.key, None)  # run before the backend loaded
+            if before is not None:
+                state.runs, state.interpreted_total = before
         state.runs += 1
         _adopt(state, stats)
         compiled = state.compiled if Policy.use_compiled(state) else None
         ask_disk = compiled is None and not state.looked_up and not state.failed
         state.looked_up = True
+        probe = compiled is not None and Policy.probe(state)
     events = Events()
     if ask_disk:  # a program compiled in an earlier process runs compiled at once
         found, events = backend.lookup(program, signature, disk=True)
         if found is not None:
             with _lock:
                 state.compiled = compiled = found
+    if probe:  # compiled from the first run: the interpreter's time, once, to compare
+        start = time.perf_counter()
+        result = _first_run(first, program, inputs, owned, stats, True)
+        with _lock:
+            Policy.after_probe(state, time.perf_counter() - start)
+            if state.slower:
+                stats.backend_events["tier_returns_to_interpreter"] += 1
+        return RunResult(result.outputs, events.add(result.events), result.deferred)
     if compiled is not None:
         with _lock:
             timed = Policy.timing(state)
@@ -267,9 +340,14 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
     with _lock:
         if timed:
             state.interpreted_best = min(state.interpreted_best, seconds)
-        if Policy.start_compile(state, seconds) and Policy.may_submit(_in_flight()):
+            state.interpreted_total += seconds
+        elif state.runs > 1:  # not waited for: counts as the timed runs took on average
+            state.interpreted_total += state.interpreted_total / (state.runs - 1)
+        if (Policy.start_compile(state, seconds, compile_estimate(program))
+                and Policy.may_submit(_in_flight())):
             state.future = _executor().submit(backend.compile, program, signature)
             state.future.site = _site(program)
+            state.future.instructions = len(program.instructions)
             _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
             stats.backend_events["background_compiles"] += 1
     return RunResult(result.outputs, events.add(result.events), result.deferred)
@@ -354,6 +432,9 @@ def _adopt(state: State, stats) -> None:
     if made is not None:
         stats.backend_events["compiles"] += made.compiles
         stats.backend_events["background_compile_seconds"] += made.compile_seconds
+        if made.compiles and future.instructions:
+            _measured[0] += 1
+            _measured[1] += made.compile_seconds / future.instructions
 
 
 def _site(program) -> str:
@@ -378,3 +459,5 @@ def reset() -> None:
     with _lock:
         _states.clear()
         FAILURES.clear()
+        _unloaded_runs.clear()
+        _measured[:] = [0, 0.0]
