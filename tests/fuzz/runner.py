@@ -24,6 +24,8 @@ import lazyarr
 
 from lazyarr._errors import BackendFailure
 
+from . import precision
+
 # Relative tolerances by float precision (as tests/differential.py): integers and bools
 # must match exactly.
 RTOL = {2: 2e-3, 4: 2e-5, 8: 1e-12}
@@ -110,6 +112,11 @@ def compare(program: list[str], backend: str) -> Difference | None:
             if name.startswith("__") or name == "np":
                 continue
             problem = _differs(expected[name], actual.get(name), backend)
+            if problem is not None and backend != "numpy" and "value" in problem[0]:
+                # XLA's last-ulp differences at the precision the value's
+                # transcendental functions ran in (docs/semantics.md)
+                problem = _differs(expected[name], actual.get(name), backend,
+                                   precision.widths(program).get(name))
             if problem is not None and not _documented(expected[name], actual.get(name),
                                                        program, name):
                 blas = _blas_special(program)
@@ -209,8 +216,10 @@ def _last_assignment(program: list[str], name: str) -> str:
     return "?"
 
 
-def _differs(expected, actual, backend: str):
-    """None when `actual` (lazyarr's) matches `expected` (NumPy's), else (what, detail)."""
+def _differs(expected, actual, backend: str, width: int | None = None):
+    """None when `actual` (lazyarr's) matches `expected` (NumPy's), else (what, detail).
+    `width`: bytes of the narrowest float precision of the transcendental results the
+    value was computed from, on XLA (its tolerance is that precision's where narrower)."""
     if isinstance(expected, numpy.ndarray) and expected.dtype.kind not in "biufc":
         # non-numeric data (object arrays from huge Python ints) is NumPy's own array
         if type(actual) is not numpy.ndarray or actual.dtype != expected.dtype:
@@ -232,21 +241,21 @@ def _differs(expected, actual, backend: str):
         if isinstance(expected, numpy.ndarray) and \
                 actual.flags.writeable != expected.flags.writeable:
             return "writeable flag", f"NumPy {expected.flags.writeable}"
-        if not _values_equal(numpy.asarray(expected), value, backend):
+        if not _values_equal(numpy.asarray(expected), value, backend, width):
             return "value", f"NumPy {expected!r}, lazyarr {value!r}"
         return None
     if isinstance(expected, (list, tuple)):
         if type(actual) is not type(expected) or len(actual) != len(expected):
             return "sequence", f"NumPy {expected!r}, lazyarr {actual!r}"
         for e, a in zip(expected, actual):
-            problem = _differs(e, a, backend)
+            problem = _differs(e, a, backend, width)
             if problem is not None:
                 return problem
         return None
     if isinstance(expected, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
         if type(actual) is not type(expected):
             return "python type", f"NumPy {type(expected).__name__}, lazyarr {type(actual)}"
-        if not _values_equal(numpy.asarray(expected), numpy.asarray(actual), backend):
+        if not _values_equal(numpy.asarray(expected), numpy.asarray(actual), backend, width):
             return "python value", f"NumPy {expected!r}, lazyarr {actual!r}"
         return None
     if isinstance(expected, (str, numpy.dtype)):
@@ -256,7 +265,8 @@ def _differs(expected, actual, backend: str):
     return None if actual is not None else ("missing", "lazyarr has no such variable")
 
 
-def _values_equal(expected: numpy.ndarray, value: numpy.ndarray, backend: str) -> bool:
+def _values_equal(expected: numpy.ndarray, value: numpy.ndarray, backend: str,
+                  width: int | None = None) -> bool:
     if expected.dtype.kind in "biu" or value.dtype.kind in "biu":
         return numpy.array_equal(expected, value)
     e = expected.astype(numpy.complex128)
@@ -268,6 +278,8 @@ def _values_equal(expected: numpy.ndarray, value: numpy.ndarray, backend: str) -
     if not numpy.array_equal(e[~finite & ~nan_e], v[~finite & ~nan_e]):
         return False
     itemsize = expected.dtype.itemsize // (2 if expected.dtype.kind == "c" else 1)
+    if width is not None and backend != "numpy":
+        itemsize = min(itemsize, width)
     # The interpreter computes as NumPy does; XLA within its documented ulp deviations.
     rtol = RTOL.get(itemsize, 1e-2) if backend != "numpy" else min(RTOL.get(itemsize, 1e-2),
                                                                    1e-6)
