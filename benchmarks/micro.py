@@ -2,7 +2,7 @@
 time for the same thing, in microseconds per operation:
 
 - **build**: `x + x` on a small computed array (10 float64), recording the node only
-  (eager execution switched off: `LAZYARR_EAGER=0`);
+  (eager execution switched off: `lazyarr.use_eager(False)`);
 - **eager**: the same `x + x` computed at once (lazyarr._eager, the default on the CPU);
 - **flush**: `lazyarr.eval(x + 1.0)` of a program already in the cache, and the part of
   it spent outside the backend's `run` (lazyarr's own time), eager execution off;
@@ -12,8 +12,6 @@ time for the same thing, in microseconds per operation:
 
 from __future__ import annotations
 
-import contextlib
-import os
 import time
 
 import numpy
@@ -30,20 +28,6 @@ def _per_call(fn, count: int) -> float:
     return best * 1e6
 
 
-@contextlib.contextmanager
-def _recorded():
-    """Operations recorded, not computed at once (LAZYARR_EAGER=0) within the block."""
-    before = os.environ.get("LAZYARR_EAGER")
-    os.environ["LAZYARR_EAGER"] = "0"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["LAZYARR_EAGER"]
-        else:
-            os.environ["LAZYARR_EAGER"] = before
-
-
 def run(quick: bool) -> list[tuple[str, float, float]]:
     """(name, lazyarr µs, numpy µs) per microbenchmark, on lazyarr's XLA backend."""
     import lazyarr
@@ -51,13 +35,13 @@ def run(quick: bool) -> list[tuple[str, float, float]]:
     lazyarr.set_backend("xla")
     count = 300 if quick else 3000
     host = numpy.linspace(0.0, 1.0, 10)
-    with _recorded():
+    with lazyarr.use_eager(False):  # operations recorded, not computed at once
         x = lazyarr.eval(lazyarr.asarray(host) * 1.0)  # a computed array, the backend's buffer
         rows = [("build: x + x (10 elements)", _per_call(lambda: x + x, count),
                  _per_call(lambda: host + host, count))]
     rows.append(("eager: x + x (10 elements)", _per_call(lambda: x + x, count),
                  rows[0][2]))
-    with _recorded():
+    with lazyarr.use_eager(False):
         lazyarr.eval(x + 1.0)  # compile once
         before = (time.perf_counter(), _flush.STATS.flush_seconds)
         flush = _per_call(lambda: lazyarr.eval(x + 1.0), count)

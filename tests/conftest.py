@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import lazyarr
-from lazyarr import _backend
+from lazyarr import _backend, _settings
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None,
@@ -94,8 +94,12 @@ TIER = os.environ.get("LAZYARR_TEST_TIER", "compile")
 @pytest.fixture(params=BACKENDS, autouse=True)
 def backend(request, monkeypatch):
     count = int(os.environ.get("LAZYARR_EXAMPLES", _EXAMPLES.get(request.param, 10)))
+    # The switches are set through lazyarr's API (its environment variables are read at
+    # import; they are set too, for the scripts a test runs); a test's own
+    # set_tier/set_eager is undone when the test ends.
     monkeypatch.setenv("LAZYARR_TIER", TIER)
-    with lazyarr.use_backend(request.param, **_OPTIONS.get(request.param, {})), \
+    with lazyarr.use_tier(TIER), lazyarr.use_eager(_settings.eager()), \
+            lazyarr.use_backend(request.param, **_OPTIONS.get(request.param, {})), \
             _examples(request.function, count):
         yield request.param
 
@@ -103,16 +107,22 @@ def backend(request, monkeypatch):
 @pytest.fixture
 def compile_tier(monkeypatch):
     """For tests of what compiling does (compiles, caches, compile logs): every program
-    is compiled before it runs, whatever tier the suite forces."""
+    is compiled before it runs, whatever tier the suite forces (in the scripts a test
+    runs too)."""
     monkeypatch.setenv("LAZYARR_TIER", "compile")
+    with lazyarr.use_tier("compile"):
+        yield
 
 
 @pytest.fixture
 def lazy_graph(monkeypatch):
     """For tests of the pending graph itself (flush counts and causes, deferred errors,
     cuts, explain, program keys) on small arrays: operations are recorded, never
-    computed at once (lazyarr._eager), whatever tier the suite forces."""
+    computed at once (lazyarr._eager), whatever tier the suite forces (in the scripts a
+    test runs too)."""
     monkeypatch.setenv("LAZYARR_EAGER", "0")
+    with lazyarr.use_eager(False):
+        yield
 
 
 @pytest.fixture

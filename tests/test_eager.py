@@ -21,11 +21,11 @@ from strategies import NUMERIC, arrays, elements
 
 
 @pytest.fixture(autouse=True)
-def eager_on(monkeypatch, backend):
+def eager_on(backend):
     """The suite forces the compile tier (no eager execution): these tests use the
-    default policy."""
-    monkeypatch.setenv("LAZYARR_TIER", "auto")
-    monkeypatch.delenv("LAZYARR_EAGER", raising=False)
+    default policy (the harness's backend fixture restores the suite's afterwards)."""
+    la.set_tier("auto")
+    la.set_eager(True)
 
 
 def _computed(x) -> bool:
@@ -132,19 +132,20 @@ def test_eager_is_taken_and_counted():
                                                     + 1e-4 * np.cos(np.linspace(0, 1, 10))))
 
 
-@pytest.mark.parametrize("how", ["LAZYARR_EAGER=0", "LAZYARR_EAGER=off",
-                                 "LAZYARR_TIER=compile"])
-def test_eager_is_off_when_switched_off(how, monkeypatch):
-    name, value = how.split("=")
-    monkeypatch.setenv(name, value)
+@pytest.mark.parametrize("switch", [lambda: la.use_eager(False), lambda: la.use_tier("compile"),
+                                    lambda: la.use_tier("opbyop")])
+def test_eager_is_off_when_switched_off(switch):
     la.reset_stats()
     x = la.asarray(np.arange(4.0))
-    y = la.exp(x) + 1
-    assert not _computed(y) and la.stats()["eager_ops"] == 0
-    np.testing.assert_allclose(np.asarray(y), np.exp(np.arange(4.0)) + 1)
-    monkeypatch.delenv(name)
-    monkeypatch.setenv("LAZYARR_TIER", "auto")
-    assert _computed(la.exp(x) + 1)  # read again at the next operation
+    with switch():
+        y = la.exp(x) + 1
+        assert not _computed(y) and la.stats()["eager_ops"] == 0
+        np.testing.assert_allclose(np.asarray(y), np.exp(np.arange(4.0)) + 1)
+    assert _computed(la.exp(x) + 1)  # decided again at the next operation
+    la.set_eager(False)
+    assert not _computed(la.exp(x) + 1)
+    la.set_eager(True)
+    assert _computed(la.exp(x) + 1)
 
 
 def test_large_and_pending_inputs_stay_lazy():
@@ -165,7 +166,7 @@ def test_eager_results_equal_the_interpreters(monkeypatch):
         y = la.tanh(x) * 3.5 - x ** 2 / (1 + la.abs(x))
         return np.asarray(la.where(y > 0, la.sqrt(la.abs(y)), y).sum(axis=0))
     eager = program()
-    monkeypatch.setenv("LAZYARR_EAGER", "0")
+    la.set_eager(False)
     np.testing.assert_array_equal(eager, program())
 
 

@@ -16,7 +16,7 @@ def compiled(backend, monkeypatch):
     """XLA with every program compiled (the backend that returns futures)."""
     if backend != "xla":
         pytest.skip("the numpy backend finishes every run before it returns")
-    monkeypatch.setenv("LAZYARR_TIER", "compile")  # (which also turns eager execution off)
+    la.set_tier("compile")  # (which also turns eager execution off)
     monkeypatch.setattr(_flush, "_last_cut", None)
     _flush.settle()
     yield

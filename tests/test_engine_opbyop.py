@@ -48,7 +48,7 @@ def xla(backend, monkeypatch):
     if backend != "xla":
         pytest.skip("op-by-op execution is the XLA backend's")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
-    monkeypatch.setenv("LAZYARR_EAGER", "0")  # small programs too run on the tiers
+    la.set_eager(False)  # small programs too run on the tiers
     monkeypatch.setattr(_flush, "_last_cut", None)
     _tiers.reset()
     la.reset_stats()
@@ -60,7 +60,7 @@ def test_auto_on_an_accelerator_runs_op_by_op_then_compiled(xla, monkeypatch):
     """The XLA backend on the CPU, told it is a GPU: auto starts on op-by-op."""
     monkeypatch.setattr(xla, "device", "gpu:0")
     monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
-    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    la.set_tier("auto")
     host = numpy.linspace(0.0, 1.0, 50)
     for step in range(6):
         got = numpy.asarray(la.tanh(la.asarray(host) * 0.5 + step).sum(axis=0))
@@ -72,7 +72,7 @@ def test_auto_on_an_accelerator_runs_op_by_op_then_compiled(xla, monkeypatch):
 
 
 def test_single_primitive_executables_are_cached(xla, monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    la.set_tier("opbyop")
     runner = xla.op_by_op()
     x = la.asarray(numpy.arange(6.0))
     numpy.asarray(x * 2.0 + 1.0)
@@ -108,7 +108,7 @@ def _programs(np):
 
 
 def test_op_by_op_gives_numpys_values(xla, monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    la.set_tier("opbyop")
     got = _programs(la)
     for value, expected in zip(got, _programs(numpy)):
         value = numpy.asarray(value)
@@ -118,7 +118,7 @@ def test_op_by_op_gives_numpys_values(xla, monkeypatch):
 
 
 def test_op_by_op_raises_checks_with_the_users_line(xla, monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "opbyop")
+    la.set_tier("opbyop")
     x = la.arange(5.0)
     index = la.asarray(numpy.array([1, 2])) * la.asarray(numpy.array([1, 4]))
     with pytest.raises(IndexError, match="out of bounds") as info:

@@ -120,8 +120,8 @@ def _aliasing(np):
 @pytest.mark.parametrize("eager", ["0", "1"])
 @pytest.mark.parametrize("tier", ["interpret", "auto", "compile"])
 def test_writes_match_numpy_whatever_aliases_them(backend, monkeypatch, tier, eager):
-    monkeypatch.setenv("LAZYARR_TIER", tier)
-    monkeypatch.setenv("LAZYARR_EAGER", eager)
+    la.set_tier(tier)
+    la.set_eager(eager == "1")
     for _ in range(3):  # auto: interpreted, then compiled
         got = _aliasing(la)
         for expected, value in zip(_aliasing(numpy), got):
@@ -130,8 +130,8 @@ def test_writes_match_numpy_whatever_aliases_them(backend, monkeypatch, tier, ea
 
 def test_a_shared_host_buffer_sees_writes_and_is_never_written_by_a_program(backend,
                                                                             monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "interpret")
-    monkeypatch.setenv("LAZYARR_EAGER", "0")
+    la.set_tier("interpret")
+    la.set_eager(False)
     x = la.arange(6.0) * 2
     h = numpy.asarray(x)
     y = x + 1.0

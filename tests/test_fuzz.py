@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+import lazyarr as la
+
 from fuzz.generator import Generator, generate
 from fuzz.known import OPEN, known
 from fuzz.runner import Difference, compare, execute, minimize
@@ -89,7 +91,7 @@ def test_open_classes_still_occur(pattern, backend, monkeypatch):
     if backend != ("xla" if xla_only else "numpy"):
         pytest.skip("checked on one backend")
     if xla_only:
-        monkeypatch.setenv("LAZYARR_TIER", "compile")
+        la.set_tier("compile")
     found = _occurrences(backend, 2000 if backend == "numpy" else _budget(backend))
     assert OPEN[pattern] in found, f"{pattern!r} no longer occurs: remove it from known.py"
 

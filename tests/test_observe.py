@@ -17,7 +17,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _observe
+from lazyarr import _observe, _settings
 
 
 def here() -> int:
@@ -296,7 +296,7 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
 
 @pytest.mark.usefixtures("lazy_graph")
 def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    la.set_tier("auto")
     y = la.asarray(numpy.ones(1033)) * 1.25
     last = la.explain(y).splitlines()[-1]
     if backend == "numpy":  # no tiers: the reference interprets everything
@@ -307,9 +307,9 @@ def test_explain_says_which_tier_runs_the_program(backend, monkeypatch):
                            "structure, 0 s interpreted so far), unless compiled in memory or "
                            "on disk; compiled in the background from run 2 on once the "
                            "interpreted seconds reach the compile estimate (")
-    monkeypatch.setenv("LAZYARR_TIER", "interpret")
+    la.set_tier("interpret")
     assert la.explain(y).endswith("  tier: the NumPy interpreter (LAZYARR_TIER=interpret)")
-    monkeypatch.setenv("LAZYARR_TIER", "sometimes")
+    monkeypatch.setitem(_settings._state, "tier", "sometimes")  # LAZYARR_TIER at import
     assert la.explain(y).endswith("LAZYARR_TIER must be one of interpret, compile, auto, "
                                   "opbyop, not "
                                   "'sometimes'")
@@ -433,7 +433,6 @@ def test_the_lazy_evaluation_page_runs_as_shown(backend, monkeypatch, tmp_path, 
     monkeypatch.chdir(tmp_path)
     examples = page_examples()
     assert len(examples) >= 5 and sum(e[1] is not None for e in examples) >= 5
-    monkeypatch.setenv("LAZYARR_TIER", os.environ.get("LAZYARR_TIER", "auto"))  # restored
     namespace = {"__name__": "example"}
     checker = doctest.OutputChecker()
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _backend, _flush, _tiers
+from lazyarr import _backend, _flush, _settings, _tiers
 from lazyarr._tiers import Policy, State
 
 
@@ -81,12 +81,33 @@ def test_policy_goes_back_to_the_interpreter_where_compiled_is_slower():
 
 
 def test_the_tier_switch_is_checked(monkeypatch):
-    monkeypatch.setenv("LAZYARR_TIER", "fastest")
-    with pytest.raises(ValueError, match="LAZYARR_TIER"):
-        _tiers.tier()
+    with pytest.raises(ValueError, match="tier must be one of interpret, compile, auto, "
+                                         "opbyop, not 'fastest'"):
+        la.set_tier("fastest")
     for value in _tiers.TIERS:
-        monkeypatch.setenv("LAZYARR_TIER", value.upper())
+        la.set_tier(value.upper())
         assert _tiers.tier() == value
+    with la.use_tier("interpret"):
+        assert _tiers.tier() == "interpret"
+    assert _tiers.tier() == "opbyop"  # restored
+    monkeypatch.setitem(_settings._state, "tier", "fastest")  # LAZYARR_TIER at import
+    with pytest.raises(ValueError, match="LAZYARR_TIER"):
+        _tiers.tier()  # at the flush that reads it, not at import
+
+
+def test_the_switches_are_read_from_the_environment_at_import(tmp_path):
+    script = ("import lazyarr, numpy; from lazyarr import _settings, _tiers; "
+              "print(_tiers.tier(), _settings.eager(), "
+              "(lazyarr.asarray(numpy.ones(3)) + 1)._node.is_computed)")
+    for env, expected in [({"LAZYARR_TIER": " Interpret "}, "interpret True True"),
+                          ({"LAZYARR_EAGER": "off"}, "auto False False"),
+                          ({"LAZYARR_TIER": "compile", "LAZYARR_EAGER": "1"},
+                           "compile True False")]:
+        full = {k: v for k, v in os.environ.items() if not k.startswith("LAZYARR_")}
+        full.update(env, LAZYARR_BACKEND="numpy", LAZYARR_CACHE_DIR=str(tmp_path))
+        out = subprocess.run([sys.executable, "-c", script], env=full, capture_output=True,
+                             text=True, timeout=300)
+        assert out.stdout.split() == expected.split(), out.stderr
 
 
 @pytest.fixture
@@ -94,9 +115,9 @@ def auto(backend, monkeypatch):
     """The auto tier on XLA's CPU device, from a clean slate."""
     if backend != "xla" or not _tiers.interprets_first(_backend.current()):
         pytest.skip("tiers apply to a compiling backend on the CPU")
-    monkeypatch.setenv("LAZYARR_TIER", "auto")
+    la.set_tier("auto")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
-    monkeypatch.setenv("LAZYARR_EAGER", "0")  # these small programs are the tiers' to run
+    la.set_eager(False)  # these small programs are the tiers' to run
     # These programs take microseconds: only a free compile pays (the estimate's own
     # tests are above).
     monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
@@ -204,7 +225,7 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
 def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monkeypatch, tier):
     # A forced tier: under "auto", which tier runs a program depends on when its
     # compile finishes, and the tiers may differ in the last bits (docs/semantics.md).
-    monkeypatch.setenv("LAZYARR_TIER", tier)
+    la.set_tier(tier)
     rng = numpy.random.default_rng(0)
     hosts = [rng.normal(size=(40, 40)) for _ in range(2)]
 

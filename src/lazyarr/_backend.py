@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _interrupts, backend_api
+from . import _interrupts, _settings, backend_api
 
 ENTRY_POINT_GROUP = "lazyarr.backends"
 DEFAULT_ORDER = ("xla", "numpy")
@@ -127,6 +127,7 @@ def load(name: str, **options) -> Backend:
                 _instances[key] = _create(name, options)
             finally:
                 np.random.set_state(state)
+            _settings.changed()  # a decision made before it loaded (see _eager) is stale
         return _instances[key]
 
 
@@ -212,6 +213,7 @@ def set_backend(name: str, **options) -> None:
     global _global
     load(name, **options)  # fail now, at the caller's line, if it cannot load
     _global = (name, options)
+    _settings.changed()
 
 
 @contextlib.contextmanager
@@ -219,10 +221,12 @@ def use_backend(name: str, **options):
     """Within the block, flushes in this thread run on backend `name`."""
     load(name, **options)
     _selection.stack.append((name, options))
+    _settings.changed()
     try:
         yield load(name, **options)
     finally:
         _selection.stack.pop()
+        _settings.changed()
 
 
 def device_of(node) -> str:

@@ -9,79 +9,65 @@ implementation (what the interpreter would run) and recorded as a computed leaf.
 are the interpreter's, so NumPy's; errors are raised at the call; NumPy's floating-point
 warnings are not raised, as on every lazy path (docs/semantics.md).
 
-Switches: `LAZYARR_EAGER=0` (or off/false/no) turns it off, `LAZYARR_TIER=compile` and
-`opbyop` too (so the suite run compiled tests XLA's lowerings, and op by op runs on
-the device). Both are read at every operation, as
-cheaply as a dictionary lookup: the decision is recomputed only when one of its inputs
-(the two variables, `LAZYARR_BACKEND`, the selected backend) changes.
+Switches (`_settings`): `LAZYARR_EAGER=0` or `lazyarr.set_eager(False)` turns it off,
+and so does the tier "compile" or "opbyop" (so the suite run compiled tests XLA's
+lowerings, and op by op runs on the device). The decision is cached per thread (the
+backend selection is per thread) and made again only after a switch or the backend
+selection changed (`_settings.TOKEN`): checking it costs two attribute lookups.
 `lazyarr.stats()["eager_ops"]` counts the operations computed this way.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
+import threading
 
 import numpy as np
 
-from . import _backend
+from . import _backend, _settings
 
 MAX_ELEMENTS = 4096  # past this, fusing (and compiling a repeating loop) may pay
 COUNT = [0]          # operations computed eagerly (stats()["eager_ops"])
-_OFF = ("0", "off", "false", "no")
 ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
                        "jax_rocm7_plugin", "libtpu", "jax_plugins")
 
-# os.environ's own table, read without its per-call key encoding (a lookup here costs
-# what a dict lookup costs; `os.environ.get` took about 1 µs on the benchmark machine).
-_table = getattr(os.environ, "_data", None)
-_encode = getattr(os.environ, "encodekey", None)
-if _table is None or _encode is None:  # pragma: no cover  (not CPython's os.environ)
-    _KEYS = ("LAZYARR_TIER", "LAZYARR_EAGER", "LAZYARR_BACKEND")
-    _table = None
-else:
-    _KEYS = tuple(_encode(k) for k in ("LAZYARR_TIER", "LAZYARR_EAGER", "LAZYARR_BACKEND"))
-_TIER, _EAGER, _BACKEND = _KEYS
-_selection = _backend._selection
-_last: list = [None, False]  # (key, decision) of the last call
+
+class _Decision(threading.local):
+    token = None  # the _settings.TOKEN the decision was made under
+    on = False
+
+
+DECISION = _Decision()
 
 
 def enabled() -> bool:
     """Whether a small operation on computed host inputs is computed at once now."""
-    table = _table if _table is not None else os.environ
-    stack = _selection.stack
-    key = (table.get(_TIER), table.get(_EAGER), table.get(_BACKEND),
-           stack[-1] if stack else None, _backend._global)
-    last = _last
-    if key == last[0]:
-        return last[1]
-    decision = _decide(*key)
-    _last[:] = [key, decision]
-    return decision
+    decision = DECISION
+    if decision.token is not _settings.TOKEN[0]:
+        refresh()
+    return decision.on
 
 
-def _text(raw) -> str:
-    if raw is None:
-        return ""
-    if isinstance(raw, bytes):
-        raw = os.fsdecode(raw)
-    return raw.strip().lower()
+def refresh() -> None:
+    """Decide again for this thread (after `_settings.changed()`)."""
+    token = _settings.TOKEN[0]  # read first: a change during the decision stays seen
+    name, options = _backend.selected()
+    DECISION.on = _settings.eager() and _tier_allows() and _decide(name, options)
+    DECISION.token = token
 
 
-def _decide(tier, eager, backend_env, top, chosen) -> bool:
-    if _text(eager) in _OFF or _text(tier) in ("compile", "opbyop"):
+def _tier_allows() -> bool:
+    try:
+        return _settings.tier() not in ("compile", "opbyop")
+    except ValueError:  # an unknown LAZYARR_TIER: its flush raises; record until then
         return False
-    if top is None:
-        top = chosen
-    if top is None and _text(backend_env):
-        name, _, device = _text(backend_env).partition(":")
-        top = (name, {"device": device} if device else {})
-    if top is None:  # the default backend: XLA on the best device, unless none loads
-        loaded = _backend.loaded()
-        if loaded is not None:
-            return _interprets(loaded)
-        return _no_accelerator()
-    name, options = top
+
+
+def _decide(name, options) -> bool:
+    """On the reference backend, or on a compiling one on a single CPU device (the
+    selected one: loaded, or to be loaded with these options)."""
     if name == "numpy":
         return True
     loaded = _backend.loaded()
@@ -103,7 +89,14 @@ def _interprets(backend) -> bool:
 def _no_accelerator() -> bool:
     if os.environ.get("JAX_PLATFORMS", "").strip().lower() == "cpu":
         return True
-    return not any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
+    return not _accelerator_installed()
+
+
+@functools.cache
+def _accelerator_installed() -> bool:
+    """Whether a jax accelerator plugin is installed (looked up once: each lookup scans
+    sys.path)."""
+    return any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
 
 
 def count() -> int:
@@ -114,14 +107,20 @@ def reset() -> None:
     COUNT[0] = 0
 
 
-# NumPy's "ignore all" floating-point error state, entered and left around an eager
-# call through NumPy's context variable (np.errstate costs about 1 µs a call).
-class _Errstate:
-    """np.errstate(all="ignore") as a context variable's set/reset pair (the fallback
-    where NumPy keeps its state elsewhere)."""
+# NumPy's "ignore all" floating-point error state around an eager call, as a
+# (context variable, value) pair: `token = var.set(value)` ... `var.reset(token)`.
+# NumPy 2 keeps its error state in one context variable, private to it; setting and
+# resetting it costs 0.12-0.15 µs, `np.errstate(all="ignore")` entered as a context
+# manager 1.2 µs and as a decorator 0.7 µs (benchmark machine, best of 9 x 200,000): at
+# four small operations per step of a loop, the public spellings alone would cost
+# 1.5-5 µs a step, where NumPy takes 1.2-2.4 µs for the whole step (issue 10's target is
+# 3x NumPy). So the private variable is read here, once, and only where it works as
+# documented below; anywhere else `_PublicErrstate`, through np.errstate, replaces it.
+class _PublicErrstate:
+    """np.errstate(all="ignore") as a set/reset pair (NumPy's public API)."""
 
     @staticmethod
-    def set(_state):
+    def set(_value):
         state = np.errstate(all="ignore")
         state.__enter__()
         return state
@@ -131,12 +130,25 @@ class _Errstate:
         state.__exit__(None, None, None)
 
 
-try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _var
-    with np.errstate(all="ignore"):
-        ERRSTATE = (_var, _var.get())
-except (ImportError, AttributeError):  # pragma: no cover  (another NumPy's layout)
-    ERRSTATE = (_Errstate, None)
+def _errstate() -> tuple:
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar as var
+        with np.errstate(all="ignore"):
+            ignore = var.get()
+        before = np.geterr()
+        token = var.set(ignore)
+        try:
+            works = set(np.geterr().values()) == {"ignore"}
+        finally:
+            var.reset(token)
+        if works and np.geterr() == before:
+            return var, ignore
+    except (ImportError, AttributeError, TypeError, ValueError):  # another NumPy's layout
+        pass
+    return _PublicErrstate, None  # pragma: no cover  (NumPy 2.0-2.4 have the variable)
+
+
+ERRSTATE = _errstate()
 
 
 def call(fn, *args, **kwargs):

@@ -24,7 +24,7 @@ Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the bac
 `op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
 attributes, so values never leave the device); the policy is the same. A backend that
 does not compile, or that offers no first tier off the CPU, runs every program itself.
-`LAZYARR_TIER=interpret|compile|auto|opbyop` (read at every flush) forces the
+`LAZYARR_TIER=interpret|compile|auto|opbyop` (or `lazyarr.set_tier`, see `_settings`) forces the
 interpreter, forces compiling before the first run (the behaviour without tiers), lets
 this policy choose (the default), or forces op-by-op execution (on the CPU too: tests).
 The first tier's runs are counted as "interpreted_runs" or "op_by_op_runs".
@@ -38,10 +38,10 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from . import _backend
+from . import _backend, _settings
 from .backend_api import Events, RunResult, asynchronous
 
-TIERS = ("interpret", "compile", "auto", "opbyop")
+TIERS = _settings.TIERS
 HOT = 2             # runs of one structure before it is compiled
 LONG_RUN_S = 1.0    # an interpreted run this long (and past the compile estimate) is
                     # worth compiling at once: a program seen once pays for it only then
@@ -63,11 +63,9 @@ COUNTERS = ("interpreted_runs", "op_by_op_runs", "compiled_runs", "background_co
 
 
 def tier() -> str:
-    """The forced tier, from LAZYARR_TIER ("auto" when unset); ValueError otherwise."""
-    value = os.environ.get("LAZYARR_TIER", "auto").strip().lower() or "auto"
-    if value not in TIERS:
-        raise ValueError(f"LAZYARR_TIER must be one of {', '.join(TIERS)}, not {value!r}")
-    return value
+    """The forced tier (`_settings`: LAZYARR_TIER or `set_tier`; "auto" by default);
+    ValueError for an unknown one."""
+    return _settings.tier()
 
 
 @dataclass

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.skipif("example" not in _backend.available(),
 def backend(monkeypatch):
     """On the example backend, every program compiled (into a plan) before it runs:
     the CPU tiers would otherwise interpret a program's first runs with the reference."""
-    monkeypatch.setenv("LAZYARR_TIER", "compile")
-    with np.use_backend("example") as chosen:
+    monkeypatch.setenv("LAZYARR_TIER", "compile")  # (for the scripts a test runs)
+    with np.use_tier("compile"), np.use_backend("example") as chosen:
         np.reset_stats()
         yield chosen
 

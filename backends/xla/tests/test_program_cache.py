@@ -11,11 +11,9 @@ pytestmark = pytest.mark.skipif("xla" not in _backend.available(), reason="jax n
 
 
 @pytest.fixture(autouse=True)
-def xla(monkeypatch):
+def xla():
     pytest.importorskip("jax")
-    monkeypatch.setenv("LAZYARR_TIER", "compile")
-    monkeypatch.setenv("LAZYARR_EAGER", "0")
-    with np.use_backend("xla"):
+    with np.use_tier("compile"), np.use_eager(False), np.use_backend("xla"):
         yield
 
 
@@ -77,7 +75,7 @@ def test_through_lazyarr_and_the_tiers(monkeypatch):
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
     backend = _backend.load("xla")
     for tier in ("compile", "auto"):
-        monkeypatch.setenv("LAZYARR_TIER", tier)
+        np.set_tier(tier)  # (the fixture restores the tier)
         for n in list(range(3, 13)) * 3:  # every program thrice: auto compiles the repeats
             x = np.arange(float(n))
             assert float((np.sin(x) * n).sum()) == pytest.approx(

@@ -22,8 +22,8 @@ def backend(monkeypatch):
     """These tests are about the XLA backend itself: they run on it alone, every program
     compiled (lazyarr's tiers would interpret programs seen once; see test_tiers)."""
     pytest.importorskip("jax")
-    monkeypatch.setenv("LAZYARR_TIER", "compile")
-    with np.use_backend("xla"):
+    monkeypatch.setenv("LAZYARR_TIER", "compile")  # (for the scripts a test runs)
+    with np.use_tier("compile"), np.use_backend("xla"):
         np.reset_stats()
         yield "xla"
 

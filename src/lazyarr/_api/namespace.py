@@ -14,6 +14,7 @@ import numpy as np
 from .. import _backend, _dtypes, _flush
 from .._array import Array
 from .._backend import set_backend, use_backend
+from .._settings import set_eager, set_tier, use_eager, use_tier
 from .._errors import BackendFailure
 from .._graph import leaf
 from .._placement import devices
@@ -93,6 +94,7 @@ NAMES.update({
     "result_type": _dtypes.result_type, "can_cast": _dtypes.can_cast,
     "finfo": _dtypes.finfo, "iinfo": _dtypes.iinfo, "isdtype": _dtypes.isdtype,
     "Array": Array, "eval": eval, "devices": devices, "shard": shard, "replicate": replicate, "set_backend": set_backend, "use_backend": use_backend,
+    "set_tier": set_tier, "use_tier": use_tier, "set_eager": set_eager, "use_eager": use_eager,
     "BackendFailure": BackendFailure, "count_flushes": _flush.count_flushes,
     "reset_stats": _flush.reset_stats, "stats": _flush.stats, "report": report,
     "set_log": set_log, "explain": explain,
