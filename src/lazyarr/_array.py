@@ -56,6 +56,8 @@ class Array:
         self._scalar = scalar and node.shape == ()
         if node.op is not INPUT:
             _flush.track(self)
+        if _shared.WATCH:  # it may read a buffer shared with NumPy: computed now
+            _shared.reading(self)
 
     @property
     def __class__(self):
@@ -74,8 +76,8 @@ class Array:
         """The node holding this array's current value (a view's, derived anew from its
         owner's node when that has changed)."""
         layout = self._layout
-        if _shared.EXPORTED:  # its buffer is shared with NumPy: read a snapshot
-            shared = _shared.snapshot(self._owner())
+        if _shared.EXPORTED:  # its buffer is shared with NumPy: read it as it is now
+            shared = _shared.current(self._owner())
             if shared is not None:
                 return shared if layout is None or layout.base is None else replay(
                     shared, layout.steps_from(shared))
@@ -313,13 +315,13 @@ class Array:
         array's node) as a view of this array's owner; where NumPy would copy
         (`may_copy`, and `probe_fn` raises ValueError), a new array, or `on_copy()`.
         The scheduler's depth bound runs once the view is attached."""
-        node = fn(self)
+        source = self
+        if _shared.EXPORTED and _shared.buffer_if_exported(self) is not None:
+            # an exported array is read through a pending read of its buffer: the steps
+            # are found from a plain handle of its node (the view reads the buffer anyway)
+            source = Array(self._n, self._scalar)
+        node = fn(source)
         steps = steps_between(node, self._n)
-        if steps is None and _shared.EXPORTED:
-            # an exported array's node is a snapshot of its buffer: the steps are found
-            # from a plain handle of its node (the view reads the buffer all the same)
-            node = fn(Array(self._n, self._scalar))
-            steps = steps_between(node, self._n)
         result = Array(node, self._scalar)
         result = self._make_view(result, steps, probe_fn, writeable, on_copy, may_copy)
         _flush.bound(result._n)

@@ -2,34 +2,51 @@
 
 NumPy's `asarray(ndarray)` returns the array itself: writes through it change the
 array and its views, and the array's later writes show through it. lazyarr does the
-same for its arrays. The first export of an array's owner gives it a writable host
-buffer `h` (its current value), and from then on, while the owner lives:
+same for its arrays. The first export of an array's owner makes a writable host
+buffer `h` its storage (its computed NumPy buffer itself when nothing else can see
+that one, else a copy), and from then on, while the owner lives, its node is a leaf
+`L` whose value is `h`, and NumPy code may write `h` at any time, unseen:
 
-- the owner's value is `h`: every lazy write into the owner (or into one of its views)
-  is computed at once and copied into `h`, so NumPy readers of `h` see it at once;
-- every operation that reads the owner reads a snapshot of `h` taken when the
-  operation is recorded, so a later write through `h` cannot change a pending result
-  (NumPy would have computed it before the write), and the snapshot is private (no
-  buffer `h` is ever donated to, or overwritten by, a program);
-- a view's export is NumPy's view of `h` with the view's offset and strides.
+- every read of the owner (or of one of its views) reads `h` as it is then;
+- an operation reading the owner reads `h` through a fresh leaf `P` (no copy) that
+  carries a group (see `_graph.Group`), so that what is built on it is found by its
+  group: an array or write built on `P` is computed as soon as it is recorded,
+  from `h` as it is then, exactly when NumPy would compute it, so a later write
+  through `h` cannot change its result; a result that still shares memory with `h`
+  (`x.copy()`, a reshape NumPy copies) is then copied, as NumPy copies it;
+- a lazy write into the owner (or one of its views) is made at once into `h` itself
+  (NumPy's in-place assignment, for the writes `backend_api.WRITES_IN_PLACE` lists);
+  another write is computed and copied into `h`;
+- no program is given `h` to write into or donate (the leaf has other holders).
 
-So both sides always see the same values, at the cost of a copy of `h` for each
-operation recorded on an exported array (and an eager flush for each write into it).
-Reshaping in place (`shape`, `strides`, `resize`) ends the sharing, as NumPy's
-`resize` refuses to run on a shared buffer.
+So there is no copy of `h` per operation, and none at all in the common case on the
+CPU (an export of a computed NumPy buffer nothing else holds, reads, operations on
+the array and element or slice writes into it). The copies there are are counted in
+`lazyarr.stats()["shared_buffer_copies"]`. Reshaping in place (`shape`, `strides`,
+`resize`) ends the sharing, as NumPy's `resize` refuses to run on a shared buffer.
 """
 
 from __future__ import annotations
 
+import sys
 import weakref
 
 import numpy as np
 
 from . import _flush
-from ._graph import leaf
+from ._graph import Group, leaf
+from ._ops import OPS
+from ._ops_mutation import IN_PLACE
 
-# id(owner) -> (weak reference to the owner, its host buffer)
-EXPORTED: dict[int, tuple[weakref.ref, np.ndarray]] = {}
+# id(owner) -> (weak reference to the owner, its host buffer, the leaf whose value it is)
+EXPORTED: dict[int, tuple] = {}
+# The pending reads handed out (the nodes `P`): a new array or write that joins one's
+# group reads an exported buffer and is computed at once. id(P) -> (weak reference to
+# P, its buffer); a plain dict, since every new array asks whether it is empty.
+WATCH: dict[int, tuple] = {}
+_WRITES = {OPS[name]: fn for name, fn in IN_PLACE.items()}
+_SELECT = OPS["select"]
+_COPIES = "shared_buffer_copies"
 
 
 def _entry(owner):
@@ -45,10 +62,27 @@ def _drop(key: int):
     return callback
 
 
+def _copied() -> None:
+    _flush.STATS.backend_events[_COPIES] += 1
+
+
 def buffer_if_exported(x):
     """The host buffer `x`'s owner shares with NumPy, or None."""
     entry = _entry(x._owner())
     return None if entry is None else entry[1]
+
+
+def _private(node, order: str) -> bool:
+    """Whether the computed `node`'s NumPy buffer may become the shared buffer as it
+    is: writable, its own memory in `order`, held by `node` only (no view of it, no
+    other array's data), and `node` held by the owner only (no view's layout, no
+    pending operation). The holders counted: the owner's `_n`, our caller's and our
+    own variables and getrefcount's argument."""
+    value = node.value
+    return (type(value) is np.ndarray and value.base is None and value.flags.owndata
+            and value.flags.writeable
+            and (value.flags.f_contiguous if order == "F" else value.flags.c_contiguous)
+            and sys.getrefcount(value) == 3 and sys.getrefcount(node) == 4)
 
 
 def buffer_of(owner) -> np.ndarray:
@@ -56,13 +90,18 @@ def buffer_of(owner) -> np.ndarray:
     entry = _entry(owner)
     if entry is not None:
         return entry[1]
-    value = _flush.to_numpy(owner._n, "read")
+    node = owner._n
+    _flush.evaluate([node], "read")
     probe = owner._layout_of().probe  # C order, or Fortran for a Fortran-ordered copy
     order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
-    h = np.array(value, copy=True, order=order)  # lazyarr's own buffers stay private
-    owner._n = leaf(h, h.shape, h.dtype)
+    if _private(node, order):
+        h = node.value
+    else:  # lazyarr's other buffers stay private
+        h = np.array(_flush.to_numpy(node, "read"), copy=True, order=order)
+        _copied()
+        node = owner._n = leaf(h, h.shape, h.dtype)
     key = id(owner)
-    EXPORTED[key] = (weakref.ref(owner, _drop(key)), h)
+    EXPORTED[key] = (weakref.ref(owner, _drop(key)), h, node)
     return h
 
 
@@ -83,26 +122,115 @@ def export(x) -> np.ndarray:
     return view
 
 
-def snapshot(owner):
-    """The node an operation reading the exported `owner` uses: its values now."""
+def current(owner):
+    """The node an operation reading the exported `owner` uses (None if it is not
+    exported): a pending read of its buffer, watched so that what is built on it is
+    computed at once."""
     entry = _entry(owner)
     if entry is None:
         return None
-    h = entry[1]
-    return leaf(h.copy(), h.shape, h.dtype)
+    h, node = entry[1], entry[2]
+    if owner._n is not node:  # a write not made yet (one inside a failed call)
+        after_write(owner)
+    read = leaf(h, h.shape, h.dtype)
+    read.group = Group()  # what is built on it joins this group: it is found by it
+    key = id(read)
+    WATCH[key] = (weakref.ref(read, _unwatch(key)), h)
+    return read
+
+
+def _unwatch(key: int):
+    def callback(_ref):
+        WATCH.pop(key, None)
+    return callback
+
+
+def _watched(node):
+    """The buffers of the pending reads in `node`'s group, or None."""
+    group = node.group
+    if group is None:
+        return None
+    root = group.root()
+    found = []
+    for ref, h in list(WATCH.values()):
+        read = ref()
+        if read is not None and read.group is not None and read.group.root() is root:
+            found.append(h)
+    return found or None
+
+
+def reading(handle) -> None:
+    """`handle` (a new array, or one just written) is computed now if it reads an
+    exported buffer (see the module's docstring)."""
+    buffers = _watched(handle._n)
+    if buffers is None:
+        return
+    node = handle._n
+    # the live arrays this flush computes too (they share its work)
+    others = [ref() for ref in list(node.group.root().handles.values())]
+    _flush.evaluate([node], "read")
+    for other in [handle] + others:
+        # a view, or an exported array, shares the buffer; other results must not
+        if other is None or not other._n.is_computed or other._owner() is not other \
+                or _entry(other) is not None:
+            continue
+        value = other._n.value
+        if type(value) is np.ndarray and any(np.may_share_memory(value, h)
+                                             for h in buffers):
+            other._n.value = value.copy()  # NumPy's own copy (`x.copy()`, a reshape)
 
 
 def after_write(owner) -> None:
-    """A lazy write into the exported `owner`: compute it, copy it into the buffer."""
+    """A lazy write into `owner` (or a view of it): if it is exported, the write is made
+    now into its buffer; otherwise, if what it writes reads an exported buffer, it is
+    computed now."""
     entry = _entry(owner)
     if entry is None:
+        if WATCH:
+            reading(owner)
         return
-    h = entry[1]
+    h, target = entry[1], entry[2]
     node = owner._n
-    if node.is_computed and node.value is h:
+    if node is target:
         return
-    np.copyto(h, _flush.to_numpy(node, "read"))
-    owner._n = leaf(h, h.shape, h.dtype)
+    # The owner's value is its buffer again before anything is computed (what the
+    # write reads may visit the owner), and stays so if the write fails, as in NumPy.
+    owner._n = target
+    if not _in_place(node, h):
+        np.copyto(h, _flush.to_numpy(node, "read"))
+        _copied()
+
+
+def _in_place(node, h) -> bool:
+    """Make the write `node` (the owner's new value) into `h` itself, as NumPy makes it:
+    a write into a region or at indices of `h` (`x[i:j] = v`, `x[idx] = v`, `ufunc.at`),
+    or a masked one (`x[mask] = v`, a select between `h` and values). Returns whether
+    it did; the operands are computed first (NumPy computes them before it writes)."""
+    into = _WRITES.get(node.op)
+    inputs = node.inputs
+    if into is not None and not node.op.checks and _is_buffer(inputs[0], h):
+        values = _operands(inputs[1:], h)
+        into(h, *values, **dict(node.attrs))
+        return True
+    if node.op is _SELECT and node.shape == h.shape:
+        keep = 2 if _is_buffer(inputs[2], h) else 1 if _is_buffer(inputs[1], h) else 0
+        if keep:
+            cond, values = _operands((inputs[0], inputs[3 - keep]), h)
+            np.copyto(h, values, where=cond if keep == 2 else ~cond)
+            return True
+    return False
+
+
+def _is_buffer(node, h) -> bool:
+    return node.is_computed and node.value is h
+
+
+def _operands(nodes, h) -> list:
+    """The operands' values on the host; those sharing memory with `h` copied (NumPy's
+    assignment reads what it overwrites first too)."""
+    _flush.evaluate([n for n in nodes if not n.is_computed], "read")
+    values = [_flush.to_numpy(n, "read") for n in nodes]
+    return [v.copy() if np.may_share_memory(v, h) else v for v in values]
 
 
 def forget(owner) -> None:
@@ -111,5 +239,6 @@ def forget(owner) -> None:
     if entry is not None:
         del EXPORTED[id(owner)]
         h = entry[1].copy()
-        if owner._n.is_computed and owner._n.value is entry[1]:
+        _copied()
+        if owner._n is entry[2]:
             owner._n = leaf(h, h.shape, h.dtype)

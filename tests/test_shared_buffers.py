@@ -1,0 +1,173 @@
+"""Host buffers shared with NumPy (`numpy.asarray(x)`, `x.__array__()`; see
+lazyarr/_shared.py): writes on either side are seen on the other, results recorded
+before a write keep NumPy's values, and the common case on the CPU copies nothing.
+
+Each program runs on NumPy and on lazyarr and returns what it saw."""
+
+import numpy
+import pytest
+
+import lazyarr as la
+
+N = 5000  # past lazyarr._eager's bound: the operations are recorded, not run at once
+
+
+def _values(a):
+    return numpy.array(a).tolist()
+
+
+def _both_ways(m):
+    x = m.arange(12.0)
+    h = numpy.asarray(x)
+    rows = x.reshape(3, 4)          # views of x made before and after the export
+    t = rows.T
+    y = x * 2                       # recorded before the writes through h
+    c = x.copy()
+    f = rows.flatten()
+    h[1] = 50.0                     # through the exported buffer
+    seen = [_values(x), _values(rows), _values(t), _values(y), _values(c), _values(f)]
+    x[0] = -1.0                     # lazy writes: into x, into a view, through a gather
+    rows[2, 1:3] = 7.0
+    t[3] += 100.0
+    x[[4, 5]] = 3.0
+    x[x > 60] = 0.0
+    seen.append(_values(h))         # seen through the exported buffer
+    v = numpy.asarray(t[1:, :2])    # an exported view writes into x too
+    v[...] = -9.0
+    seen += [_values(x), _values(h), numpy.shares_memory(h, v), h.flags.writeable]
+    z = m.zeros(3)
+    z[:] = x[:3]                    # a write reading the buffer, before it changes
+    h[:3] = 1.0
+    seen += [_values(z), _values(x[:3])]
+    return seen
+
+
+def test_writes_on_either_side_are_seen_on_the_other():
+    assert _both_ways(la) == _both_ways(numpy)
+
+
+def _reads_between_writes(m):
+    x = m.arange(float(N))  # exact sums in any order (XLA's summation order is its own)
+    h = numpy.asarray(x)
+    seen = []
+    for i in range(3):
+        s = x.sum()                 # recorded, then the buffer changes under it
+        y = (x * i + 1.0)[::7]
+        h[::3] += 1.0
+        seen += [float(s), _values(y)[:5], float(x[3]), float(x.max())]
+        x[i::5] = -float(i)
+        seen.append(float(h[i]))
+    return seen
+
+
+def test_results_recorded_before_a_write_keep_numpys_values():
+    assert _reads_between_writes(la) == _reads_between_writes(numpy)
+
+
+def _pandas_edits(m, pd):
+    x = m.arange(10.0)
+    w = x[2:8]
+    s = pd.Series(x, copy=False)    # a Series sharing x's memory
+    s[s > 4] = 0.0
+    s.iloc[1] = 9.0
+    seen = [_values(x), _values(w), float(x.sum())]
+    x[3] = -3.0                     # a lazy write shows in the Series
+    seen += [s.tolist(), _values(w)]
+    return seen
+
+
+def test_pandas_edits_of_a_series_show_in_the_array_and_its_views():
+    pd = pytest.importorskip("pandas")
+    assert _pandas_edits(la, pd) == _pandas_edits(numpy, pd)
+
+
+class _ArrayLike:
+    """Any object whose `__array__` shares its memory (as dask's, as lazyarr's)."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __iter__(self):
+        return iter(self.data)
+
+
+def test_a_default_series_shares_memory_as_for_any_array_like():
+    """pandas copies an ndarray given to Series() (copy-on-write) but takes any other
+    array-like's `numpy.asarray` as it is: a lazyarr array is such an array-like, so its
+    edits through the Series show in the array, as they do for `_ArrayLike`."""
+    pd = pytest.importorskip("pandas")
+    data = numpy.arange(10.0)
+    x = la.arange(10.0)
+    for a in (x, _ArrayLike(data)):
+        s = pd.Series(a)
+        s[s > 4] = 0.0
+    assert _values(x) == data.tolist() == [0, 1, 2, 3, 4, 0, 0, 0, 0, 0]
+
+
+def test_the_common_case_copies_nothing(backend):
+    """An export of a computed host buffer, reads of it, operations recorded on it and
+    writes into it (an element, a slice, indices, a mask, pandas' own edits): no copy
+    of the buffer (lazyarr.stats()["shared_buffer_copies"]) and one memory throughout."""
+    pd = pytest.importorskip("pandas")
+    la.reset_stats()
+    x = la.arange(float(N))
+    h = numpy.asarray(x)
+    # a compiled XLA result is XLA's own (immutable) buffer: its host copy is shared
+    at_export = la.stats().get("shared_buffer_copies", 0)
+    assert at_export == (0 if backend == "numpy" else 1)
+    first = h.__array_interface__["data"][0]
+    total = 0.0
+    for i in range(3):
+        total += float((x * 2.0 + i).sum())
+        x[i] = -1.0
+        x[10:20] = float(i)
+        x[[30, 31]] = 5.0
+        x[x > N - 10] = 0.0
+        h[40] = 7.0
+        assert float(x[40]) == 7.0
+    s = pd.Series(x)
+    s[s > 4000] = 1.0
+    assert float(x.max()) == 4000.0
+    assert numpy.shares_memory(numpy.asarray(x), h) and numpy.asarray(x) is h
+    assert numpy.asarray(x[5:9]).__array_interface__["data"][0] == first + 5 * 8
+    assert la.stats().get("shared_buffer_copies", 0) == at_export
+    expected = numpy.arange(float(N))
+    e_total = 0.0
+    for i in range(3):
+        e_total += float((expected * 2.0 + i).sum())
+        expected[i] = -1.0
+        expected[10:20] = float(i)
+        expected[[30, 31]] = 5.0
+        expected[expected > N - 10] = 0.0
+        expected[40] = 7.0
+    expected[expected > 4000] = 1.0
+    assert total == e_total and _values(x) == expected.tolist()
+
+
+def test_what_copies_is_counted():
+    """A buffer other arrays share is copied at the export; a write that is not a region,
+    index or mask write (`x += 1`) is computed and copied into the buffer."""
+    la.reset_stats()
+    x = la.arange(float(N))
+    y = x[::2]                       # a view: x's buffer cannot become the shared one
+    h = numpy.asarray(x)
+    assert la.stats()["shared_buffer_copies"] == 1
+    x += 1.0
+    assert la.stats()["shared_buffer_copies"] == 2
+    assert h[:3].tolist() == [1.0, 2.0, 3.0] and _values(y)[:2] == [1.0, 3.0]
+
+
+def test_a_failed_write_leaves_the_shared_buffer_as_it_was():
+    x = la.arange(6.0)
+    h = numpy.asarray(x)
+    with pytest.raises(IndexError):
+        x[la.asarray([1, 9])] = 5.0
+    assert h.tolist() == list(range(6)) and _values(x) == list(range(6))
+    x[1] = 4.0
+    assert h[1] == 4.0
