@@ -1,13 +1,15 @@
-"""Creation functions against NumPy: from data, filled, ranges, grids, triangles."""
+"""Creation functions against NumPy: from data, filled, ranges (geomspace included),
+grids, triangles, fromfunction."""
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
 
 from differential import assert_same, check, check_function
-from strategies import NUMERIC, arrays, shapes
+from strategies import FLOAT, INTEGER, NUMERIC, arrays, shapes
 
 DTYPE_ARGS = [None, "int8", "uint32", "float16", "float32", "complex64", "bool", int, float]
 
@@ -224,3 +226,32 @@ def test_triangles_of_0d_raise_numpys_type_error(func):
     check_function(func, np.array(1.5))
     check(lambda x: getattr(np, func)(x.sum()), lambda x: getattr(la, func)(x.sum()),
           np.ones(3))
+
+
+# ----- from a function, geometric ranges ------------------------------------------
+
+@pytest.mark.usefixtures("quiet_warnings")
+@given(dims=st.lists(st.integers(0, 4), max_size=3),
+       dtype=st.sampled_from(INTEGER + FLOAT))
+def test_fromfunction(dims, dtype):
+    check(np.fromfunction, la.fromfunction, lambda *ix: sum(ix) * 2 if ix else 0,
+          tuple(dims), dtype=dtype)
+
+
+@pytest.mark.usefixtures("quiet_warnings")
+@given(data=st.data())
+def test_geomspace(data):
+    dtype = data.draw(st.sampled_from(INTEGER[:4] + FLOAT + [np.dtype(np.complex128)]))
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=1, max_side=3))
+    nonzero = st.integers(1, 100) | st.integers(-100, -1)
+    start = data.draw(hnp.arrays(dtype, shape, elements=nonzero))
+    stop = data.draw(hnp.arrays(dtype, shape, elements=nonzero | st.just(0)))
+    num = data.draw(st.integers(0, 6))
+    out_dtype = data.draw(st.none() | st.sampled_from([np.float32, np.int64]))
+    axis = data.draw(st.integers(-1, 1) if shape else st.just(0))
+    # float32 arithmetic (float32 inputs, or dtype=float32, in which NumPy computes) is
+    # compared at float32's precision: XLA's float32 power may differ in the last ulp.
+    single = dtype in (np.float16, np.float32) or out_dtype is np.float32
+    check_function("geomspace", start, stop, num, data.draw(st.booleans()), out_dtype, axis,
+                   rtol=1e-4 if single else 1e-12)
+
