@@ -123,3 +123,92 @@ def test_the_xla_backend_returns_the_checks_unread_without_block(compiled):
     with pytest.raises(IndexError):
         backend.run(program, [numpy.array([0, 5, 1])])
     assert backend.run(program, [numpy.array([0, 1, 2])], block=False).deferred is not None
+
+
+def _fail_runs_once(monkeypatch, times: int = 1) -> list:
+    """XLA's runs fail, after they return (as an allocation of XLA's CPU runtime
+    fails): the next `times` waits for a run raise XLA's out-of-memory error."""
+    import jax
+    failures = [1] * times
+    wait = jax.block_until_ready
+
+    def failing(x):
+        if failures and failures.pop():
+            raise RuntimeError("RESOURCE_EXHAUSTED: Out of memory allocating 3200000000 bytes")
+        return wait(x)
+    monkeypatch.setattr(jax, "block_until_ready", failing)
+    return failures
+
+
+def test_the_wait_for_an_unblocked_run_raises_a_backend_failure(compiled, monkeypatch):
+    """No size of program is waited for at once: any run without `block` returns its
+    wait, which raises the run's failure as a BackendMemoryError."""
+    backend = _backend.current()
+    f64 = numpy.dtype("float64")
+    specs = (((4,), f64),)
+    ins = (backend_api.Instruction(backend_api.op("exp"), (0,), (), (4,), f64),)
+    program = backend_api.Program(specs, ins, (1,), (specs, ins, (1,)))
+    inputs = [numpy.arange(4.0)]
+    backend.run(program, inputs)  # compiled now: the failure below is the run's
+    _fail_runs_once(monkeypatch)
+    result = backend.run(program, inputs, block=False)
+    assert callable(result.deferred)
+    with pytest.raises(backend_api.BackendMemoryError, match="Out of memory"):
+        result.deferred()
+
+
+def test_a_size_cut_donates_nothing(compiled, monkeypatch):
+    owned = []
+    current = _backend.current()
+    run = type(current).run
+
+    def recorded(self, program, inputs, owned_=frozenset(), *, block=True):
+        owned.append((block, owned_))
+        return run(self, program, inputs, owned_, block=block)
+    monkeypatch.setattr(type(current), "run", recorded)
+    x = _loop(la.asarray(numpy.arange(4.0)) * 1.0)
+    numpy.testing.assert_allclose(numpy.asarray(x), _loop(numpy.arange(4.0)))
+    assert all(not o for block, o in owned if not block) and any(not b for b, _ in owned)
+
+
+def test_a_step_whose_run_fails_after_it_returned_leaves_every_array_usable(
+        compiled, monkeypatch):
+    """A size cut's run that fails once it ran (out of memory) raises BackendMemoryError
+    at the next read; its inputs are whole (nothing donated) and its outputs pending
+    again, so the arrays are computed again at the next read, with NumPy's values."""
+    start = la.asarray(numpy.arange(4.0)) * 1.0
+    float(start.sum())
+    x = _loop(start, 90)  # one size cut, unread
+    assert _flush._in_flight
+    failures = _fail_runs_once(monkeypatch)
+    with pytest.raises(backend_api.BackendMemoryError, match="No array was changed"):
+        numpy.asarray(x)
+    assert not failures and not _flush._in_flight
+    numpy.testing.assert_allclose(numpy.asarray(x), _loop(numpy.arange(4.0), 90))
+    numpy.testing.assert_array_equal(numpy.asarray(start), numpy.arange(4.0))
+
+
+def test_steps_computed_from_a_failed_step_are_pending_again_too(compiled, monkeypatch):
+    """Later unread steps took the failed step's outputs (XLA's futures, failed too):
+    all of them are pending again, and the read computes the whole chain anew."""
+    def unread_loop():
+        _flush.settle()
+        monkeypatch.setattr(_flush, "_last_cut", None)
+        x = _loop(la.asarray(numpy.arange(4.0)) * 1.0, 400)  # several size cuts, unread
+        return x, len(_flush._in_flight)
+
+    x, unread = unread_loop()  # as it runs without a failure: the read's own flush
+    before = la.stats()["nodes_evaluated"]
+    numpy.asarray(x)
+    alone = la.stats()["nodes_evaluated"] - before
+    x, unread = unread_loop()
+    assert unread >= 2
+    _fail_runs_once(monkeypatch, unread)
+    with pytest.raises(backend_api.BackendMemoryError):
+        numpy.asarray(x)
+    assert not _flush._in_flight
+    before = la.stats()["nodes_evaluated"]
+    numpy.testing.assert_allclose(numpy.asarray(x), _loop(numpy.arange(4.0), 400))
+    # the unread steps' operations again, besides the read's own
+    # the unread steps' operations again (each cut past the depth bound), and the read's
+    assert la.stats()["nodes_evaluated"] - before >= alone + unread * _flush.MAX_PENDING_DEPTH

@@ -21,7 +21,7 @@ from typing import Iterable
 import numpy as np
 
 from . import _backend, _eager, _interrupts, _observe, _placement, _tiers
-from .backend_api import Instruction, Program, name_the_line
+from .backend_api import BackendFailure, Instruction, Program, name_the_line
 from ._graph import INPUT, Node, count_pending, topological_order
 from ._ops import OPS, Op
 
@@ -383,13 +383,16 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         counter.causes[cause] += 1
     if _in_flight:  # computed from an unread step: shares its fate
         leaves = [n for n in order if n.is_computed]
-        for _, nodes in _in_flight:
+        for _, nodes, _ in _in_flight:
             if any(n in nodes for n in leaves):
                 nodes.update(roots)
+    # An unread step keeps its outputs' graphs (their inputs are whole: it donated
+    # nothing), to be made pending again if the run itself fails.
+    undo = [(node, node.pending_state()) for node in roots] if deferred is not None else None
     for node, value in zip(roots, results):
         node.set_value(value)
     if deferred is not None:
-        _in_flight.append((deferred, weakref.WeakSet(roots)))
+        _in_flight.append((deferred, weakref.WeakSet(roots), undo))
         while len(_in_flight) > MAX_IN_FLIGHT:
             settle(1)
 
@@ -402,10 +405,15 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
 # eval), at the next read of a computed array, or once MAX_IN_FLIGHT steps are unread.
 # A failed check's error is raised there with the user's line of the operation, and
 # every later read of the step's outputs, or of anything computed from them, raises it
-# again (their values are what XLA computed with its indices clamped).
+# again (their values are what XLA computed with its indices clamped). A step whose run
+# itself failed (a BackendFailure: out of memory once it ran) raises that error there,
+# and its outputs, and those of the unread steps computed from them, are pending again:
+# such a step donated nothing (`_tiers`), so its inputs are whole, and the arrays can
+# be computed again, as after a failure at a flush that waits.
 ASYNC_CAUSES = frozenset(["size"])
 MAX_IN_FLIGHT = 4
-_in_flight: list = []  # (read the checks, WeakSet of the nodes whose fate they decide)
+# (read the checks, WeakSet of the nodes whose fate they decide, the outputs' graphs)
+_in_flight: list = []
 _failed: "weakref.WeakKeyDictionary[Node, BaseException]" = weakref.WeakKeyDictionary()
 
 
@@ -415,14 +423,40 @@ def settle(limit: int | None = None) -> None:
     with _flush_lock:
         count = 0
         while _in_flight and (limit is None or count < limit):
-            read, nodes = _in_flight.pop(0)
+            read, nodes, undo = _in_flight.pop(0)
             count += 1
             try:
                 read()
+            except BackendFailure:
+                _undo(undo)
+                _settle_after_failure()
+                raise
             except BaseException as exc:
                 for node in list(nodes):
                     _failed[node] = exc
                 raise
+
+
+def _undo(undo) -> None:
+    for node, state in reversed(undo):
+        if node.is_computed:
+            node.restore(state)
+
+
+def _settle_after_failure() -> None:
+    """After a step's run failed: the later unread steps (which may have taken its
+    outputs as inputs) are read now, each made pending again if its run failed too, or
+    its outputs marked failed if a check failed; their errors are not raised (the
+    first failure's is)."""
+    while _in_flight:
+        read, nodes, undo = _in_flight.pop(0)
+        try:
+            read()
+        except BackendFailure:
+            _undo(undo)
+        except BaseException as exc:  # noqa: BLE001  (raised at their reads)
+            for node in list(nodes):
+                _failed[node] = exc
 
 
 def _raise_if_failed(nodes: Iterable[Node]) -> None:

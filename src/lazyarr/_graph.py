@@ -70,6 +70,24 @@ class Node:
         self.depth = 0
         self.group = None
 
+    def pending_state(self) -> tuple:
+        """What `restore` needs to make this node pending again once computed."""
+        return (self.op, self.inputs, self.attrs)
+
+    def restore(self, state: tuple) -> None:
+        """Make a computed node pending again, as `pending_state` found it (its inputs
+        must still be whole): the scheduler's undo of a step that failed after its
+        results were taken (an asynchronous run out of memory)."""
+        self.op, self.inputs, self.attrs = state
+        self.value = None
+        depth = -1
+        for node in self.inputs:
+            if node.depth > depth:
+                depth = node.depth
+        self.depth = depth + 1
+        group = self.group = _joined_group(self.inputs)
+        group.nodes += 1
+
     def __repr__(self) -> str:
         return f"<Node {self.op.name} {self.shape} {self.dtype}>"
 

@@ -283,10 +283,10 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
     forced = tier()
     first = None if forced == "compile" else first_for(backend, forced)
     if first is None:
-        return _run(backend, program, inputs, owned, block)
+        return _run(backend, program, inputs, donating(backend, owned, block), block)
     if forced != "auto":
-        return _first_run(first, program, inputs, owned, stats, block)
-    signature = backend.signature(program, inputs, owned)
+        return _first_run(first, program, inputs, donating(first, owned, block), stats, block)
+    signature = backend.signature(program, inputs, donating(backend, owned, block))
     key = (program.key, signature)
     with _lock:
         state = _states.get(key)
@@ -333,7 +333,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
     # interpreter always does; op by op, a size cut need not).
     timed = block or first is interpreter() or state.interpreted_best == float("inf")
     start = time.perf_counter()
-    result = _first_run(first, program, inputs, owned, stats, timed)
+    result = _first_run(first, program, inputs, donating(first, owned, timed), stats, timed)
     seconds = time.perf_counter() - start if timed else 0.0
     with _lock:
         if timed:
@@ -383,6 +383,16 @@ def first_for(backend, forced: str):
     if forced == "opbyop":
         return _op_by_op(backend)
     return first_tier(backend)
+
+
+def donating(runner, owned: frozenset, block: bool) -> frozenset:
+    """The `owned` inputs a run on `runner` may reuse: none where it may return before
+    it has finished (without `block`, unless it is `synchronous`), so that a run that
+    fails afterwards leaves its inputs whole and the scheduler can make its outputs
+    pending again (a donated buffer is gone even when the run fails)."""
+    if block or getattr(runner, "synchronous", False):
+        return owned
+    return frozenset()
 
 
 def _run(runner, program, inputs, owned, block: bool, backend=None) -> RunResult:

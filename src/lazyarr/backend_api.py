@@ -178,10 +178,11 @@ class Events:
 class RunResult(NamedTuple):
     outputs: list            # one buffer per Program.outputs; np.asarray converts each
     events: Events
-    # After a `block=False` run: None when nothing is left to check, else a callable
+    # After a `block=False` run: None when nothing is left to wait for, else a callable
     # that waits for the run to finish and raises the first failed `Check`'s error (the
     # outputs are then futures whose values may be wrong: the scheduler makes every
-    # read of them, or of anything computed from them, raise that error).
+    # read of them, or of anything computed from them, raise that error), or a
+    # `BackendFailure` if the run failed (the scheduler makes the outputs pending again).
     deferred: Any = None
 
 
@@ -226,8 +227,13 @@ class Backend(Protocol):
         With `block` (every flush that reads, and the tiers' timed runs) it returns
         once the device has finished and the checks are read, so `run_seconds` is the
         run's time. With `block=False` (a size cut: nothing reads the results yet) it
-        may return at once with futures for outputs and the checks in
-        `RunResult.deferred`; a backend that always finishes first ignores it."""
+        may return at once with futures for outputs and, in `RunResult.deferred`, the
+        wait for the run: it raises the first failed check's error, or a
+        `BackendFailure` if the run itself failed (out of memory once it ran). The
+        scheduler passes `block=False` with no `owned` inputs, so such a failure leaves
+        the inputs whole and it makes the outputs pending again; a backend that always
+        finishes first ignores `block`, and declaring `synchronous = True` it gets the
+        `owned` inputs of those runs too."""
 
     def devices(self) -> tuple[str, ...]:
         """The devices it can run on, by lazyarr's names, its default's first."""

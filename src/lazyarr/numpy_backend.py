@@ -24,6 +24,7 @@ class NumpyBackend:
     contract_version = CONTRACT_VERSION
     compiles = False
     donates = True  # a write into an `owned` input's buffer is made in place
+    synchronous = True  # every run has finished when it returns
 
     def __init__(self, device: str = "cpu"):
         if device != "cpu":

@@ -196,13 +196,18 @@ def test_running_out_of_memory_is_a_clear_error():
 
 
 def test_loop_buffers_are_donated_to_the_next_program():
+    """A flush that waits (here `eval` every 20 steps) gives the program the buffer it
+    replaces. A size cut, which does not wait, donates nothing (so that a run failing
+    after it returned leaves its inputs whole: tests/test_engine_async.py)."""
     x = np.asarray(numpy.linspace(0.0, 1.0, 1000)) * 1
     np.eval(x)
-    for _ in range(600):
+    for step in range(600):
         x = 0.99 * x + 0.01 * np.tanh(x)
+        if step % 20 == 19:
+            np.eval(x)
     x.sum().item()
     stats = np.stats()
-    assert stats["donated_buffers"] >= stats["flushes"]["size"] - 1 >= 5
+    assert stats["donated_buffers"] >= stats["flushes"]["explicit"] - 2 >= 25
 
 
 def test_buffers_that_others_can_see_are_never_donated():
@@ -238,10 +243,13 @@ def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     for i in range(600):
         s = s + a[i]
         expected = expected + host[i]
+        if i % 100 == 99:
+            np.eval(s)  # a flush that waits: it donates (a size cut does not)
     numpy.testing.assert_array_equal(numpy.asarray(s), expected)
     stats = np.stats()
     assert stats["flushes"]["size"] >= 5 and stats["memory_cache_misses"] <= 3
-    assert stats["donated_buffers"] >= stats["flushes"]["size"] - 1  # s's, never an index
+    explicit = stats["flushes"]["explicit"]
+    assert explicit - 1 <= stats["donated_buffers"] <= explicit  # s's, never an index
 
     np.reset_stats()
     host = numpy.arange(400.0).reshape(20, 20)

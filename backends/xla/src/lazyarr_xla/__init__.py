@@ -166,28 +166,26 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
     return fn
 
 
-# Programs whose results and intermediates add up to this many bytes are waited for on
-# the CPU (see XlaCompiled): they take milliseconds to run, so waiting costs little.
-WAIT_BYTES = 64 << 20
+def _run_failure(exc: Exception, program, mesh) -> Exception:
+    """What a failed run (out of memory, a lost peer) raises: a `BackendFailure`."""
+    if mesh is not None and mesh.multiprocess:
+        failure = peers.translate(exc, mesh.devices, "a program")
+        if failure is not exc:
+            return failure
+    return BackendFailure.from_program("XLA could not run", program, exc)
 
 
-def _allocated_bytes(program) -> int:
-    """An upper bound of what a program allocates: the bytes of every instruction's
-    result (XLA fuses most of them away)."""
-    total = 0
-    for ins in program.instructions:
-        size = ins.dtype.itemsize
-        for n in ins.shape:
-            size *= n
-        total += size
-    return total
-
-
-def _flag_reader(flags, checked, program, placement):
-    """A callable that reads a run's check flags (waiting for the run) and raises the
-    first failed check's error, naming its user line."""
+def _reader(results, flags, checked, program, placement):
+    """A callable that waits for a run, raises a `BackendFailure` if it failed (XLA's
+    CPU runtime allocates after the call returns: an allocation that fails surfaces
+    here, in the results), then reads the check flags and raises the first failed
+    check's error, naming its user line."""
     def read() -> None:
         with jax.enable_x64(True):
+            try:
+                jax.block_until_ready(results)
+            except Exception as exc:  # noqa: BLE001  (e.g. out of memory while running)
+                raise _run_failure(exc, program, placement) from exc
             hits = [sharding.host_value(f, placement) for f in flags]
         for hit, index in zip(hits, checked):
             if hit:
@@ -212,12 +210,6 @@ class XlaCompiled:
         self.reloaded = None  # Events of reloads after evictions, not yet reported
         self._backend = backend
         self._moved: int | None = None  # bytes of collectives per run, on a mesh
-        # XLA's CPU runtime allocates after the call returns, so an allocation that
-        # fails would surface only in a result buffer that every later read fails on.
-        # A large program is waited for: its failure is a BackendMemoryError at the
-        # flush, before any array takes its results.
-        self._wait = (backend.jax_device.platform == "cpu"
-                      and _allocated_bytes(program) >= WAIT_BYTES)
         mesh = backend.placement
         if mesh is None:
             self._place, self._place_scalars = (lambda x, i: backend._placed(x)), None
@@ -229,8 +221,10 @@ class XlaCompiled:
     def run(self, inputs: Sequence, program=None, *, block: bool = True) -> RunResult:
         """Run on `inputs`; `program` (of the same key) names the user's lines in errors.
         With `block`, wait for the results and read the check flags (raising the first
-        failed check's error); without, return XLA's futures at once, the flags' reading
-        in `RunResult.deferred`."""
+        failed check's error, or a `BackendFailure`); without, return XLA's futures at
+        once, and in `RunResult.deferred` the wait and the flags' reading (the scheduler
+        runs a program so only with nothing donated: a failed run leaves its inputs
+        intact)."""
         program = program or self._program
         executable = self._executable or self._reload()
         start = time.perf_counter()
@@ -241,21 +235,15 @@ class XlaCompiled:
             try:
                 results = executable(*self._packing.pack(inputs, self._place,
                                                          self._place_scalars))
-                if block or self._wait:
-                    jax.block_until_ready(results)
             except Exception as exc:  # e.g. out of memory while running
-                if mesh is not None and mesh.multiprocess:
-                    failure = peers.translate(exc, mesh.devices, "a program")
-                    if failure is not exc:
-                        raise failure from exc
-                raise BackendFailure.from_program("XLA could not run", program, exc) from exc
+                raise _run_failure(exc, program, mesh) from exc
         n_out = len(program.outputs)
-        flags = results[n_out:]
+        read = _reader(results, results[n_out:], self._checked, program, mesh)
         deferred = None
-        if flags and not block:
-            deferred = _flag_reader(flags, self._checked, program, self._backend.placement)
-        elif flags:
-            _flag_reader(flags, self._checked, program, self._backend.placement)()
+        if block:
+            read()
+        else:
+            deferred = read
         events = Events(run_seconds=time.perf_counter() - start,
                         donated_buffers=len(self.signature.donated))
         if self.reloaded is not None:
