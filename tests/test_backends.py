@@ -14,6 +14,7 @@ import pytest
 
 import lazyarr as la
 from lazyarr import _backend, backend_api
+from lazyarr.numpy_backend import NumpyBackend
 
 SRC = Path(la.__file__).parent
 
@@ -232,6 +233,25 @@ def test_results_must_have_the_promised_shape_and_dtype():
         backend_api.check_result(ins, numpy.zeros(ins.shape, numpy.float32))
     with pytest.raises(AssertionError, match="rules said"):
         backend_api.check_result(ins, numpy.zeros((4,), ins.dtype))
+
+
+def test_the_release_plan_frees_each_intermediate_after_its_last_reader():
+    """backend_api.frees/last_uses: what a backend running a program instruction by
+    instruction may release (the NumPy, example and op-by-op runners share it)."""
+    f64 = numpy.dtype("float64")
+    spec = ((3,), f64)
+    I = backend_api.Instruction  # noqa: E741
+    add, neg = backend_api.op("add"), backend_api.op("negative")
+    # slots: 0, 1 inputs; 2 = 0 + 1; 3 = -2; 4 = 2 + 2 (an operand twice); 5 = 3 + 4
+    ins = (I(add, (0, 1), (), *spec), I(neg, (2,), (), *spec), I(add, (2, 2), (), *spec),
+           I(add, (3, 4), (), *spec))
+    program = backend_api.Program((spec, spec), ins, (5, 3), ((spec, spec), ins, (5, 3)))
+    assert backend_api.last_uses(program) == {0: 0, 1: 0, 2: 2, 3: 3, 4: 3}
+    # inputs are never freed, nor outputs (3 is one); slot 2 once, after its last reader
+    assert backend_api.frees(program) == ((), (), (2,), (4,))
+    out = NumpyBackend().run(program, [numpy.arange(3.0), numpy.ones(3)]).outputs
+    numpy.testing.assert_array_equal(out[0], -(numpy.arange(3.0) + 1) + 2 * (numpy.arange(3.0) + 1))
+    numpy.testing.assert_array_equal(out[1], -(numpy.arange(3.0) + 1))
 
 
 def test_unknown_primitive_names_are_key_errors():

@@ -36,8 +36,8 @@ CONTRACT_VERSION = (1, 1)
 __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError", "Check",
            "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
-           "asynchronous", "check_result", "compatible", "core_digest", "fft_length", "op",
-           "out_of_memory",
+           "asynchronous", "check_result", "compatible", "core_digest", "fft_length",
+           "frees", "last_uses", "op", "out_of_memory",
            "pack", "size_of", "span"]
 
 
@@ -107,6 +107,26 @@ class Program:
     def checks_of(self, k: int) -> tuple[Check, ...]:
         """The checks of instruction `k`, in order."""
         return tuple(c for c in self.checks if c.instruction == k)
+
+
+def last_uses(program: Program) -> dict[int, int]:
+    """Per slot read by an instruction, the index of the last instruction reading it."""
+    last: dict[int, int] = {}
+    for k, ins in enumerate(program.instructions):
+        for i in ins.inputs:
+            last[i] = k
+    return last
+
+
+def frees(program: Program) -> tuple[tuple[int, ...], ...]:
+    """Per instruction, the intermediate slots (neither inputs nor outputs) it is the
+    last to read: what a backend running the program instruction by instruction can
+    release after it, so that no more is alive at once than the program needs."""
+    base, keep = len(program.input_specs), set(program.outputs)
+    last = last_uses(program)
+    return tuple(tuple(i for i in dict.fromkeys(ins.inputs)
+                       if last[i] == k and i >= base and i not in keep)
+                 for k, ins in enumerate(program.instructions))
 
 
 def _checks_of(program: Program) -> tuple[Check, ...]:

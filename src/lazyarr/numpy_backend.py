@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from lazyarr.backend_api import (CONTRACT_VERSION, WRITES_IN_PLACE, Events, RunResult,
-                                  check_result, name_the_line)
+                                  check_result, frees, last_uses, name_the_line)
 
 
 class NumpyBackend:
@@ -55,7 +55,7 @@ class NumpyBackend:
         leaves its inputs as they were."""
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
-        last_use = _last_uses(program)
+        last_use = last_uses(program)
         base = len(slots)
         outputs = set(program.outputs)
         # Each writable owned input's reference count now: one more reference later
@@ -64,11 +64,11 @@ class NumpyBackend:
                                           if i < base and _writable(slots[i])}
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
-            for k, ins in enumerate(program.instructions):
+            for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
                 args = [slots[i] for i in ins.inputs]
                 ref = ins.op.ref
                 into = WRITES_IN_PLACE.get(ins.op)
-                if into is not None and _owns(slots, ins.inputs, base + k, base, last_use,
+                if into is not None and _owns(slots, ins.inputs, k, base, last_use,
                                               outputs, held):
                     ref = into
                 try:
@@ -78,9 +78,8 @@ class NumpyBackend:
                 check_result(ins, value, "the numpy backend")
                 slots.append(value)
                 value = args = None  # no reference of ours outlives its slot
-                for i in ins.inputs:  # free intermediates after their last use
-                    if last_use.get(i) == base + k and i >= base and i not in outputs:
-                        slots[i] = None
+                for i in released:  # intermediates after their last use
+                    slots[i] = None
         return RunResult([slots[i] for i in program.outputs],
                          Events(run_seconds=time.perf_counter() - start))
 
@@ -109,7 +108,7 @@ def _writable(value) -> bool:
 
 def _owns(slots: list, operands: tuple, here: int, base: int, last_use: dict,
           outputs: set, held: dict) -> bool:
-    """Whether the instruction at slot `here` may write into its first operand's buffer:
+    """Whether instruction `here` may write into its first operand's buffer:
     nothing reads that slot after it (it is no output, and no other operand of this
     instruction), it is an intermediate or an owned input, and no other array (a view,
     another slot) refers to it. The references expected now: `slots`, the argument
@@ -122,12 +121,3 @@ def _owns(slots: list, operands: tuple, here: int, base: int, last_use: dict,
     if target < base:
         return target in held and sys.getrefcount(value) == held[target] + 2
     return _writable(value) and sys.getrefcount(value) == 4
-
-
-def _last_uses(program) -> dict[int, int]:
-    base = len(program.input_specs)
-    last: dict[int, int] = {}
-    for k, ins in enumerate(program.instructions):
-        for i in ins.inputs:
-            last[i] = base + k
-    return last

@@ -18,7 +18,8 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from lazyarr.backend_api import CONTRACT_VERSION, Events, Lookup, RunResult, check_result
+from lazyarr.backend_api import (CONTRACT_VERSION, Events, Lookup, RunResult, check_result,
+                                  frees)
 
 __all__ = ["ExampleBackend", "Plan"]
 
@@ -41,17 +42,10 @@ class Plan:
         self.events = Events(compiles=1)
         self._program = program
         self._backend = backend
-        base = len(program.input_specs)
-        last: dict[int, int] = {}
-        for k, ins in enumerate(program.instructions):
-            for i in ins.inputs:
-                last[i] = k
-        keep = set(program.outputs)
-        self._steps = [
-            Step(ins, ins.op.ref, ins.inputs, dict(ins.attrs),
-                 tuple(i for i in set(ins.inputs) if last[i] == k and i >= base and i not in keep),
-                 program.checks_of(k))
-            for k, ins in enumerate(program.instructions)]
+        self._steps = [Step(ins, ins.op.ref, ins.inputs, dict(ins.attrs), released,
+                            program.checks_of(k))
+                       for k, (ins, released) in enumerate(zip(program.instructions,
+                                                               frees(program)))]
 
     def run(self, inputs: Sequence, program=None, *, block: bool = True) -> RunResult:
         """Step by step on the host: it has finished when it returns (`block` is moot)."""

@@ -20,7 +20,7 @@ from typing import Sequence
 import jax
 
 from lazyarr.backend_api import (CONTRACT_VERSION, Events, Instruction, Program,
-                                 RunResult)
+                                 RunResult, frees)
 
 from . import memory_cache
 
@@ -58,24 +58,17 @@ class OpByOp:
         are ready when it returns; without, `deferred` reads the checks."""
         start = time.perf_counter()
         events = Events()
-        base = len(program.input_specs)
-        last: dict[int, int] = {}
-        for k, ins in enumerate(program.instructions):
-            for i in ins.inputs:
-                last[i] = k
-        outputs = set(program.outputs)
         slots = list(inputs)
         reads = []  # the check readers, in program order
-        for k, ins in enumerate(program.instructions):
+        for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
             args = [slots[i] for i in ins.inputs]
             single, executable = self._executable(program, k, ins, args, events)
             ran = executable.run(args, single, block=False)
             slots.append(ran.outputs[0])
             if ran.deferred is not None:
                 reads.append(ran.deferred)
-            for i in ins.inputs:  # release intermediates after their last use
-                if last.get(i) == k and i >= base and i not in outputs:
-                    slots[i] = None
+            for i in released:  # intermediates after their last use
+                slots[i] = None
         results = [slots[i] for i in program.outputs]
 
         def read_checks() -> None:
