@@ -3,7 +3,8 @@
 lazyarr fills its namespaces at import time (each chapter registers its functions), so
 no type checker can read them from the source: this script imports lazyarr and writes
 `src/lazyarr/__init__.pyi` and the stubs of `linalg`, `fft`, `random`, `lib`,
-`lib.stride_tricks` and `testing` (`python tools/stubs.py` prints what would change,
+`lib.stride_tricks`, `testing`, `array_api` (with its `linalg` and `fft`), `backend_api`
+and `distributed` (`python tools/stubs.py` prints what would change,
 `--write` writes them). tests/test_typing.py checks that the stubs in the tree are what
 this script writes, and runs mypy on user code against them.
 
@@ -19,7 +20,12 @@ What the stubs say:
   NumPy's stub of `ndarray` (in-place methods return None); `ndarray` is
   `Array | numpy.ndarray`: under `import lazyarr as np` an `np.ndarray` annotation
   accepts both kinds of array, as `isinstance(x, np.ndarray)` does at run time.
-- ufuncs are `_UFunc` (one output: `Array`) or `_UFunc2` (two: a pair of arrays).
+- ufuncs are `_UFunc[Array]` (one output) or `_UFunc2[Array]` (two: a pair of arrays),
+  both `_UFuncBase`s (NumPy's ufunc attributes).
+- `lazyarr.array_api` is typed the same way, its arrays `StandardArray`s (an `Array`
+  whose methods and operators give `StandardArray`s, as at run time).
+- `lazyarr.backend_api` and `lazyarr.distributed` (plain Python) keep their source's
+  annotations where every name in one is known to the stub (else `Any`).
 """
 
 from __future__ import annotations
@@ -36,8 +42,12 @@ import types
 import numpy
 
 import lazyarr
+import lazyarr.backend_api
+import lazyarr.distributed
 from lazyarr import _numpy_own
 from lazyarr._api.elementwise import ufunc as _lazy_ufunc
+from lazyarr.array_api import StandardArray
+from lazyarr.array_api._standard import Standardized
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "lazyarr"
@@ -221,13 +231,19 @@ _OPERATOR = re.compile(r"^__(r|i)?(add|sub|mul|truediv|floordiv|mod|divmod|pow|m
                        r"or|xor|lshift|rshift|lt|le|gt|ge|neg|pos|abs|invert)__$")
 
 
-def _array_class() -> list[str]:
-    lines = ["class Array:", '    """A lazy n-dimensional array with NumPy\'s semantics."""']
-    for name, annotation in _ATTRIBUTES.items():
-        lines.append(f"    {name}: {annotation}")
+def _array_class(class_name: str = "Array", doc: str = "A lazy n-dimensional array with NumPy's "
+                 "semantics.", base: str = "") -> list[str]:
+    """The stub of lazyarr's Array, or of its subclass `class_name` (StandardArray), whose
+    array results are of its own class."""
+    def own(annotation: str) -> str:
+        return re.sub(r"\bArray\b", class_name, annotation)
+
+    lines = [f"class {class_name}({base}):" if base else f"class {class_name}:", f'    """{doc}"""']
+    for attribute, annotation in _ATTRIBUTES.items():
+        lines.append(f"    {attribute}: {own(annotation)}")
     lines.append("    numerator: Any  # integer 0-d results only, as NumPy's integer scalars")
     lines.append("    denominator: Any")
-    for name in sorted(vars(lazyarr.Array)):
+    for name in sorted(vars(lazyarr.Array)):  # StandardArray's wrap each of them
         if name in _SKIPPED_MEMBERS or name in _ATTRIBUTES or name in ("numerator",
                                                                         "denominator"):
             continue
@@ -250,12 +266,15 @@ def _array_class() -> list[str]:
         else:
             returns = _return_of("ndarray", name)
         decorator = "    @classmethod\n" if isinstance(member, classmethod) else ""
-        lines.append(f"{decorator}    def {name}{_signature(fn, returns, method=True)}: ...")
+        lines.append(f"{decorator}    def {name}{_signature(fn, own(returns), method=True)}: ...")
     return lines
 
 
-_UFUNC_CLASSES = '''class _UFunc:
-    """A lazyarr ufunc of one output (NumPy's ufunc interface)."""
+_UFUNC_CLASSES = '''_A = TypeVar("_A")
+
+
+class _UFuncBase:
+    """NumPy's ufunc interface: the attributes and methods every lazyarr ufunc has."""
     __name__: builtins.str
     nin: builtins.int
     nout: builtins.int
@@ -264,29 +283,24 @@ _UFUNC_CLASSES = '''class _UFunc:
     types: list[builtins.str]
     identity: Any
     signature: Any
-    def __call__(self, *args: Any, **kwargs: Any) -> Array: ...
-    def reduce(self, *args: Any, **kwargs: Any) -> Array: ...
-    def accumulate(self, *args: Any, **kwargs: Any) -> Array: ...
-    def reduceat(self, *args: Any, **kwargs: Any) -> Array: ...
-    def outer(self, *args: Any, **kwargs: Any) -> Array: ...
     def at(self, *args: Any, **kwargs: Any) -> None: ...
     def resolve_dtypes(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
-class _UFunc2:
-    """A lazyarr ufunc of two outputs (modf, frexp, divmod)."""
-    __name__: builtins.str
-    nin: builtins.int
-    nout: builtins.int
-    nargs: builtins.int
-    ntypes: builtins.int
-    types: list[builtins.str]
-    identity: Any
-    signature: Any
-    def __call__(self, *args: Any, **kwargs: Any) -> tuple[Array, Array]: ...
-    def outer(self, *args: Any, **kwargs: Any) -> tuple[Array, Array]: ...
-    def at(self, *args: Any, **kwargs: Any) -> None: ...
-    def resolve_dtypes(self, *args: Any, **kwargs: Any) -> Any: ...
+class _UFunc(_UFuncBase, Generic[_A]):
+    """A ufunc of one output, returning arrays of type `_A` (Array; StandardArray in
+    lazyarr.array_api)."""
+    def __call__(self, *args: Any, **kwargs: Any) -> _A: ...
+    def reduce(self, *args: Any, **kwargs: Any) -> _A: ...
+    def accumulate(self, *args: Any, **kwargs: Any) -> _A: ...
+    def reduceat(self, *args: Any, **kwargs: Any) -> _A: ...
+    def outer(self, *args: Any, **kwargs: Any) -> _A: ...
+
+
+class _UFunc2(_UFuncBase, Generic[_A]):
+    """A ufunc of two outputs (modf, frexp, divmod), returning pairs of `_A`."""
+    def __call__(self, *args: Any, **kwargs: Any) -> tuple[_A, _A]: ...
+    def outer(self, *args: Any, **kwargs: Any) -> tuple[_A, _A]: ...
 '''
 
 
@@ -324,7 +338,10 @@ def _public_names(module, numpy_module) -> list[str]:
 
 
 def render(module, numpy_module, namespace: str, extra: tuple = ()) -> str:
-    """The stub of lazyarr's `module`, mirroring NumPy's `numpy_module`."""
+    """The stub of lazyarr's `module`, mirroring NumPy's `numpy_module`. In
+    lazyarr.array_api and its extensions, array results are StandardArrays."""
+    standard = module.__name__.startswith("lazyarr.array_api")
+    array = "StandardArray" if standard else "Array"
     imports, body, numpy_names, modules = [], [], [], []
     for name in _public_names(module, numpy_module):
         if name in ("annotations", "bfloat16"):  # a __future__ feature; made on first use
@@ -334,8 +351,6 @@ def render(module, numpy_module, namespace: str, extra: tuple = ()) -> str:
             if value.__name__.startswith("numpy") or value.__name__ in STUBBED:
                 parent, _, child = value.__name__.rpartition(".")
                 modules.append(f"from {parent} import {child} as {name}")
-            elif value.__name__ in UNSTUBBED:
-                body.append(f"{name}: Any  # the module {value.__name__}")
             continue  # (others: a chapter, a backend, attributes once imported)
         if numpy_module is not None and getattr(numpy_module, name, None) is value:
             if name in _numpy_stub_names(numpy_module):
@@ -343,26 +358,39 @@ def render(module, numpy_module, namespace: str, extra: tuple = ()) -> str:
             else:  # NumPy's stub omits it (`test`, NumPy's PytestTester)
                 body.append(f"{name}: Any")
             continue
-        if value is lazyarr.Array:
+        if value is StandardArray and module is not lazyarr.array_api:
+            imports.append("from lazyarr.array_api import StandardArray as StandardArray")
             continue
-        if name == "ndarray" and module is lazyarr:
+        if value is lazyarr.Array or value is StandardArray:
+            if module is not lazyarr and value is lazyarr.Array:
+                imports.append("from lazyarr import Array as Array")
+            continue
+        target = value.__wrapped__ if isinstance(value, Standardized) else value
+        if name == "ndarray" and module is lazyarr or target is lazyarr.ndarray:
             body.append("ndarray: TypeAlias = Array | numpy.ndarray")
-        elif isinstance(value, _lazy_ufunc):
-            body.append(f"{name}: {'_UFunc2' if value.nout == 2 else '_UFunc'}")
+        elif isinstance(target, _lazy_ufunc):
+            body.append(f"{name}: {'_UFunc2' if target.nout == 2 else '_UFunc'}[{array}]")
         elif isinstance(value, type):
             body += _permissive_class(name, value)
         elif callable(value):
             returns = _return_of(namespace, name) if namespace != "random" else "Any"
-            body.append(f"def {name}{_signature(value, returns)}: ...")
+            body.append(f"def {name}{_signature(value, returns.replace('Array', array))}: ...")
         elif isinstance(value, (bool, int, float, str)):
             body.append(f"{name}: builtins.{type(value).__name__}")
         else:
             body.append(f"{name}: Any")
-    lines = [HEADER, "import builtins", "from typing import Any, Iterator, TypeAlias", "",
-             "import numpy"]
-    lines += modules + imports
-    if module is not lazyarr:
+    generic = ", Generic" if module is lazyarr else ""
+    lines = [HEADER, "import builtins",
+             f"from typing import Any{generic}, Iterator, TypeAlias{', TypeVar' if generic else ''}",
+             "", "import numpy"]
+    lines += modules + sorted(set(imports))
+    if module is not lazyarr and not any("import Array as" in line for line in imports):
         lines.append("from lazyarr import Array")
+    if standard and module is not lazyarr.array_api \
+            and not any("import StandardArray as" in line for line in imports):
+        lines.append("from lazyarr.array_api import StandardArray")
+    if module is not lazyarr and any(": _UFunc" in line for line in body):
+        lines.append("from lazyarr import _UFunc, _UFunc2")
     if module is lazyarr:  # NumPy's submodules, which lazyarr's __getattr__ gives
         numpy_names += [n for n in _numpy_own.MODULES if n not in numpy_names]
     if numpy_names:
@@ -374,21 +402,157 @@ def render(module, numpy_module, namespace: str, extra: tuple = ()) -> str:
     lines.append("")
     if module is lazyarr:
         lines += _array_class() + ["", "", _UFUNC_CLASSES]
+    if module is lazyarr.array_api:
+        lines += _array_class("StandardArray", StandardArray.__doc__, "Array") + ["", ""]
     lines += body
     return "\n".join(lines) + "\n"
 
 
+# ----- modules of plain Python (backend_api, distributed): their own annotations ------
+
+_TYPING_NAMES = ("Any", "Callable", "Hashable", "NamedTuple", "Protocol", "Sequence")
+
+
+def _annotation(annotation, known: set) -> str:
+    """A source annotation as stub text: itself where every name in it is known to the
+    stub (builtins, typing's, `np`, the stub's own classes), else Any."""
+    if annotation is inspect.Parameter.empty:
+        return "Any"
+    text = getattr(annotation, "__forward_arg__", annotation)
+    if not isinstance(text, str):
+        text = inspect.formatannotation(text)
+    text = text.strip("'\"")
+    for word in re.findall(r"[A-Za-z_][\w.]*", text):
+        if word.split(".")[0] not in known:
+            return "Any"
+    return text
+
+
+def _typed_signature(fn, known: set, method: bool = False) -> str:
+    """`(params) -> returns` of `fn` with its own annotations (see `_annotation`)."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    parts, seen_kw_only = [], False
+    for i, p in enumerate(params):
+        if method and i == 0:
+            parts.append(p.name)
+            continue
+        annotation = _annotation(p.annotation, known)
+        if p.kind is p.VAR_POSITIONAL:
+            parts.append(f"*{p.name}: {annotation}")
+            seen_kw_only = True
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append(f"**{p.name}: {annotation}")
+        else:
+            if p.kind is p.KEYWORD_ONLY and not seen_kw_only:
+                parts.append("*")
+                seen_kw_only = True
+            default = "" if p.default is p.empty else " = ..."
+            parts.append(f"{p.name}: {annotation}{default}")
+        if p.kind is p.POSITIONAL_ONLY and (i + 1 == len(params)
+                                            or params[i + 1].kind is not p.POSITIONAL_ONLY):
+            parts.append("/")
+    return f"({', '.join(parts)}) -> {_annotation(sig.return_annotation, known)}"
+
+
+def _base_names(cls: type, known: set) -> list[str]:
+    bases = []
+    for base in cls.__bases__:
+        if base is object or base.__name__ == "Generic":
+            continue
+        if base.__name__ == "Protocol" and base.__module__ == "typing":
+            bases.append("Protocol")
+        elif base is tuple and hasattr(cls, "_fields"):
+            bases.append("NamedTuple")
+        elif base.__module__ == "builtins":
+            bases.append(f"builtins.{base.__name__}")
+        elif base.__name__ in known:
+            bases.append(base.__name__)
+    return bases
+
+
+def _api_class(name: str, cls: type, known: set) -> list[str]:
+    """A class of a plain-Python module: its bases, annotated fields, constructor (a
+    dataclass's or an exception's) and public methods and properties."""
+    decorator = ["@runtime_checkable"] if getattr(cls, "_is_runtime_protocol", False) else []
+    bases = _base_names(cls, known)
+    lines = decorator + [f"class {name}({', '.join(bases)}):" if bases else f"class {name}:"]
+    for field, annotation in cls.__dict__.get("__annotations__", {}).items():
+        lines.append(f"    {field}: {_annotation(annotation, known)}")
+    if hasattr(cls, "__dataclass_fields__"):
+        lines.append(f"    def __init__(self, {_typed_signature(cls, known)[1:]}: ...")
+    elif inspect.isfunction(cls.__dict__.get("__init__")) and not getattr(cls, "_is_protocol",
+                                                                           False):
+        lines.append(f"    def __init__{_typed_signature(cls.__init__, known, True)}: ...")
+    for attr, member in cls.__dict__.items():
+        if attr.startswith("_") and attr != "__call__":
+            continue
+        if isinstance(member, property):
+            returns = _annotation(inspect.signature(member.fget).return_annotation, known)
+            lines += ["    @property", f"    def {attr}(self) -> {returns}: ..."]
+        elif isinstance(member, staticmethod):
+            lines += ["    @staticmethod",
+                      f"    def {attr}{_typed_signature(member.__func__, known)}: ..."]
+        elif isinstance(member, classmethod):
+            lines += ["    @classmethod",
+                      f"    def {attr}{_typed_signature(member.__func__, known, True)}: ..."]
+        elif inspect.isfunction(member):
+            lines.append(f"    def {attr}{_typed_signature(member, known, method=True)}: ...")
+    return lines if len(lines) > len(decorator) + 1 else lines + ["    ..."]
+
+
+def _value_type(value, known: set) -> str:
+    """The stub type of a module constant: its class, with a tuple's or dict's items."""
+    if isinstance(value, tuple):
+        kinds = {_value_type(v, known) for v in value}
+        return f"tuple[{kinds.pop()}, ...]" if len(kinds) == 1 else "tuple[Any, ...]"
+    if isinstance(value, dict):
+        keys = {_value_type(k, known) for k in value} or {"Any"}
+        values = {_value_type(v, known) for v in value.values()} or {"Any"}
+        return (f"dict[{keys.pop() if len(keys) == 1 else 'Any'}, "
+                f"{values.pop() if len(values) == 1 else 'Any'}]")
+    if inspect.isroutine(value):
+        return "Callable[..., Any]"
+    kind = type(value).__name__
+    return kind if kind in known else "Any"
+
+
+def render_api(module) -> str:
+    """The stub of a plain-Python public module: its `__all__`, typed by its source's
+    annotations. A class that another stubbed namespace (lazyarr, NumPy, backend_api)
+    exports is imported from it."""
+    names = sorted(module.__all__)
+    defined = {n for n in names if isinstance(getattr(module, n), type)}
+    known = set(dir(builtins)) | set(_TYPING_NAMES) | {"np"} | defined
+    imports, body = [], []
+    for name in names:
+        value = getattr(module, name)
+        source = next((m for m in (lazyarr, numpy.linalg, lazyarr.backend_api)
+                       if m is not module and getattr(m, name, None) is value), None)
+        if isinstance(value, type) and source is not None:
+            imports.append(f"from {source.__name__} import {name} as {name}")
+        elif isinstance(value, type):
+            body += ["", ""] + _api_class(name, value, known) + ["", ""]
+        elif callable(value):
+            body.append(f"def {name}{_typed_signature(value, known)}: ...")
+        else:
+            body.append(f"{name}: {_value_type(value, known)}")
+    lines = [HEADER, "import builtins",
+             f"from typing import {', '.join(_TYPING_NAMES)}, runtime_checkable", "",
+             "import numpy as np"] + imports + [""]
+    text = "\n".join(lines + body).rstrip("\n") + "\n"
+    return re.sub(r"\n{3,}", "\n\n\n", text).replace("\n\n\n\n", "\n\n\n")
+
+
 STUBBED = {"lazyarr", "lazyarr.linalg", "lazyarr.fft", "lazyarr.random", "lazyarr.lib",
-           "lazyarr.lib.stride_tricks", "lazyarr.testing"}
-
-
-# lazyarr's public modules without a stub of their own (typed Any in the namespace)
-UNSTUBBED = {"lazyarr.array_api", "lazyarr.backend_api", "lazyarr.distributed"}
+           "lazyarr.lib.stride_tricks", "lazyarr.testing", "lazyarr.array_api",
+           "lazyarr.array_api.linalg", "lazyarr.array_api.fft", "lazyarr.backend_api",
+           "lazyarr.distributed"}
 
 
 def stubs() -> dict[pathlib.Path, str]:
     """Each stub file and its text."""
-    lib, testing = lazyarr.lib, lazyarr.testing
+    lib, testing, xp = lazyarr.lib, lazyarr.testing, lazyarr.array_api
     star = "from {} import *  # noqa: F403  (NumPy's names, typed by NumPy)"
     return {
         PACKAGE / "__init__.pyi": render(lazyarr, numpy, "", extra=(
@@ -399,6 +563,14 @@ def stubs() -> dict[pathlib.Path, str]:
         PACKAGE / "lib" / "__init__.pyi": render(lib, numpy.lib, ""),
         PACKAGE / "lib" / "stride_tricks.pyi": render(lib.stride_tricks,
                                                       numpy.lib.stride_tricks, ""),
+        PACKAGE / "array_api" / "__init__.pyi": render(xp, numpy, "", extra=(
+            "__array_api_version__: builtins.str", "bfloat16: Any",
+            f"def __array_namespace_info__{_signature(xp.__array_namespace_info__, 'Any')}: "
+            "...")),
+        PACKAGE / "array_api" / "linalg.pyi": render(xp.linalg, numpy.linalg, "linalg"),
+        PACKAGE / "array_api" / "fft.pyi": render(xp.fft, numpy.fft, "fft"),
+        PACKAGE / "backend_api.pyi": render_api(lazyarr.backend_api),
+        PACKAGE / "distributed.pyi": render_api(lazyarr.distributed),
         PACKAGE / "testing.pyi": "\n".join([
             HEADER, star.format("numpy.testing"),
             "from numpy.testing import overrides as overrides", ""]) if testing else "",
