@@ -431,6 +431,28 @@ def test_a_flush_visits_only_the_handles_that_share_its_work():
 
 
 @pytest.mark.usefixtures("lazy_graph")
+def test_a_dead_handles_id_does_not_hide_a_live_handle():
+    """Group registries are keyed by handle id, and CPython reuses a dead handle's id:
+    merging groups kept the stale entry over the live handle of the same id, so a flush
+    computed that array's node without keeping its value (fuzzer, seed 551 on XLA: run
+    again later from an input buffer the flush had donated, "Array has been deleted")."""
+    class Gone:
+        pass
+    for live_in_larger in (True, False):
+        x = la.arange(4.0) * 2
+        y = la.arange(3.0) + 1
+        extra = [x + k for k in range(3)]  # x's group holds more handles than y's
+        big, small = (x, y) if live_in_larger else (y, x)
+        live = la.sin(big)                 # the live handle, in `big`'s group
+        small._node.group.root().handles[id(live)] = weakref.ref(Gone())  # a dead one
+        both = x.sum() + y.sum()           # merges the two groups
+        float(both)
+        assert live._node.is_computed, live_in_larger
+        np.testing.assert_allclose(np.asarray(live), np.sin(np.asarray(big)))
+        del extra
+
+
+@pytest.mark.usefixtures("lazy_graph")
 def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
     a = la.arange(6.0) * 2
     b, c = a + 1, a.sum()

@@ -21,6 +21,16 @@ PROGRAMS = {
         "v3 = v0.astype(np.float32, casting='same_kind')", "v4 = v3 >= v2", "v5 = v3 ** False",
         "v7 = np.expm1(v5)", "v17 = np.argmin(v0)",
         "if v4.any():\n    v16 = v7 - v17\nelse:\n    v17 *= v4"],
+    # a dead handle's id, reused by v3's handle, hid v3 from the flush that computed its
+    # node (registries are keyed by id; see test_core's dead-handle test): v3 ran again
+    # later from v0's buffer, which that flush had donated (XLA: "Array has been deleted")
+    "reused handle id": [
+        "v0 = np.linspace(-2, 1, 1)", "v2 = np.arange(12)", "v3 = np.signbit(v0)",
+        "v4 = np.zeros((0, 3), dtype=np.float64)", "v5 = v3.std()",
+        "v6 = np.true_divide(v0, -0.0)", "v7 = np.vdot(v0, v0)", "v8 = v2 // v5",
+        "v4 = np.minimum(v0, v7)", "v9 = v4.item()", "v4[np.arange(1) % 2 == 0] = 1",
+        "v8 = v4 - np.float64(-0.0)", "v20 = np.clip(v8, 1e-05, 0)", "v21 = v8[[-2, -2]]",
+        "v23 = np.ascontiguousarray(v7)", "v25 = v3 & 127", "v20 %= v3"],
     # a write with a pending out-of-range index into a computed array (int() computed v9
     # with v4): XLA's donated target was deleted though the bounds check failed, so the
     # read raised BackendFailure, not the check's IndexError (programs with checks now

@@ -128,7 +128,15 @@ def _joined_group(inputs) -> Group:
                 if len(root.handles) > len(joined.handles):
                     root, joined = joined, root
                 root.parent = joined
+                # Keys are handle ids: a dead handle's id may be a live one's now, and
+                # its stale entry must not replace the live handle's (which a flush
+                # would then miss: computed, its value dropped, run again later).
+                clash = root.handles.keys() & joined.handles.keys()
+                kept = {key: joined.handles[key] for key in clash}
                 joined.handles.update(root.handles)
+                for key, ref in kept.items():
+                    if ref() is not None:
+                        joined.handles[key] = ref
                 root.handles = {}
                 joined.nodes += root.nodes
                 joined.nbytes += root.nbytes
