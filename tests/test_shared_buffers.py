@@ -4,6 +4,8 @@ before a write keep NumPy's values, and the common case on the CPU copies nothin
 
 Each program runs on NumPy and on lazyarr and returns what it saw."""
 
+import tracemalloc
+
 import numpy
 import pytest
 
@@ -171,3 +173,81 @@ def test_a_failed_write_leaves_the_shared_buffer_as_it_was():
     assert h.tolist() == list(range(6)) and _values(x) == list(range(6))
     x[1] = 4.0
     assert h[1] == 4.0
+
+
+def test_views_and_elements_of_an_exported_array_copy_nothing(backend):
+    """Views (indexing, reshapes, transposes) of an exported array are views of its
+    buffer, made without computing or copying anything; an element is NumPy's scalar,
+    its value at the indexing."""
+    x = la.arange(float(N)).reshape(50, 100)
+    h = numpy.asarray(x)
+    la.reset_stats()
+    rows = [x[i] for i in range(3)] + [x[1:3, ::2], x.T[5], x.reshape(-1)[7:9]]
+    element = x[0, 4]
+    assert la.stats()["flushes_total"] <= 1  # the element's read, at most
+    h[0, 4] = -7.0
+    h[1] += 1000.0
+    assert float(element) == 4.0 and float(rows[0][4]) == -7.0
+    assert _values(rows[1])[:2] == [1100.0, 1101.0] and float(rows[4][1]) == 1105.0
+    assert _values(rows[3])[0][:2] == [1100.0, 1102.0] and _values(rows[5]) == [7.0, 8.0]
+    assert all(numpy.shares_memory(numpy.asarray(r), h) for r in rows)
+    assert la.stats().get("shared_buffer_copies", 0) == 0
+    big = la.arange(1e6)
+    numpy.asarray(big)
+    tracemalloc.start()
+    try:
+        views = [big[1:], big[::2], big.reshape(1000, 1000)[1:], big[None], big[3:][::-1]]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 400_000, peak  # no copy of the 8 MB buffer, nor of a view's part
+    assert [v.shape for v in views] == [(999999,), (500000,), (999, 1000), (1, 10**6),
+                                        (999997,)]
+
+
+def _relayouts(m):
+    """In-place layout changes of an exported array. NumPy's `asarray(x)` is `x`
+    itself, so the NumPy code here holds a view of it (`[...]`), as for lazyarr."""
+    seen = []
+    x = m.arange(6.0)
+    h = numpy.asarray(x)[...]
+    with pytest.raises(ValueError) as info:  # NumPy refuses: its memory is referenced
+        x.resize(8)
+    seen.append(str(info.value))
+    x.shape = (2, 3)
+    h[0] = 9.0
+    seen.append(_values(x))
+    x[1, 2] = -1.0
+    seen.append(h.tolist())
+    z = m.arange(10.0)
+    k = numpy.asarray(z)[...]
+    z.shape = (5, 2)
+    z[:, 0] = 7.0
+    seen.append(k.tolist())
+    with pytest.warns(DeprecationWarning):
+        o = m.arange(9.0)
+        p = numpy.asarray(o)[...]
+        o.strides = (0,)                # the owner's own strides
+        p[0] = 4.0
+        seen.append(_values(o))
+        o[0] = -2.0
+        seen.append(p.tolist())
+        d = m.arange(9.0)
+        f = numpy.asarray(d)[...]
+        e = d[:3]
+        e.strides = (32,)               # a view's strides
+        e[:] = -5.0
+        seen += [f.tolist(), _values(e)]
+    return seen
+
+
+def test_shape_and_strides_set_in_place_keep_the_memory_shared():
+    assert _relayouts(la) == _relayouts(numpy)
+
+
+def test_resize_without_refcheck_ends_the_sharing():
+    x = la.arange(4.0)
+    h = numpy.asarray(x)
+    x.resize(6, refcheck=False)
+    h[0] = 9.0
+    assert _values(x) == [0.0, 1.0, 2.0, 3.0, 0.0, 0.0] and h.tolist() == [9.0, 1, 2, 3]

@@ -20,10 +20,13 @@ that one, else a copy), and from then on, while the owner lives, its node is a l
 - no program is given `h` to write into or donate (the leaf has other holders).
 
 So there is no copy of `h` per operation, and none at all in the common case on the
-CPU (an export of a computed NumPy buffer nothing else holds, reads, operations on
-the array and element or slice writes into it). The copies there are are counted in
-`lazyarr.stats()["shared_buffer_copies"]`. Reshaping in place (`shape`, `strides`,
-`resize`) ends the sharing, as NumPy's `resize` refuses to run on a shared buffer.
+CPU (an export of a computed NumPy buffer nothing else holds, reads, views,
+operations on the array and element, slice, index or mask writes into it). The
+copies there are are counted in `lazyarr.stats()["shared_buffer_copies"]`. Setting
+`shape` or `strides` on the owner makes NumPy's view of its memory with that layout
+its buffer (the arrays NumPy holds keep sharing it); `resize` raises NumPy's
+ValueError for a shared buffer, and with `refcheck=False` ends the sharing (the owner
+keeps a copy), where NumPy would reallocate under the arrays it gave out.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from ._graph import Group, leaf
 from ._ops import OPS
 from ._ops_mutation import IN_PLACE
 
-# id(owner) -> (weak reference to the owner, its host buffer, the leaf whose value it is)
+# id(owner) -> (weak reference to the owner, its host buffer, the leaf whose value it is,
+# the NumPy array owning that memory: the buffer itself, unless `relayout` made it a view)
 EXPORTED: dict[int, tuple] = {}
 # The pending reads handed out (the nodes `P`): a new array or write that joins one's
 # group reads an exported buffer and is computed at once. id(P) -> (weak reference to
@@ -101,7 +105,7 @@ def buffer_of(owner) -> np.ndarray:
         _copied()
         node = owner._n = leaf(h, h.shape, h.dtype)
     key = id(owner)
-    EXPORTED[key] = (weakref.ref(owner, _drop(key)), h, node)
+    EXPORTED[key] = (weakref.ref(owner, _drop(key)), h, node, h)
     return h
 
 
@@ -111,12 +115,13 @@ def export(x) -> np.ndarray:
     h = buffer_of(owner)
     if owner is x:
         return h
+    memory = _entry(owner)[3]
     probe, owner_probe = x._layout_of().probe, owner._layout_of().probe
     offset = (probe.__array_interface__["data"][0]
               - owner_probe.__array_interface__["data"][0])
     if not x.size:  # no element to reach (the imaginary parts of none start past the end)
         offset = 0
-    view = np.ndarray(x.shape, x.dtype, buffer=h, offset=offset, strides=probe.strides)
+    view = np.ndarray(x.shape, x.dtype, buffer=memory, offset=offset, strides=probe.strides)
     if not x._layout_of().writeable:
         view.flags.writeable = False
     return view
@@ -231,6 +236,15 @@ def _operands(nodes, h) -> list:
     _flush.evaluate([n for n in nodes if not n.is_computed], "read")
     values = [_flush.to_numpy(n, "read") for n in nodes]
     return [v.copy() if np.may_share_memory(v, h) else v for v in values]
+
+
+def relayout(owner, view: np.ndarray) -> None:
+    """The exported `owner` now has the layout of `view`, NumPy's view of its memory
+    (`x.shape = ...`, `x.strides = ...` on the owner): `view` becomes its buffer, so
+    the arrays NumPy already holds keep sharing its memory, as NumPy's do."""
+    entry = _entry(owner)
+    node = owner._n = leaf(view, view.shape, view.dtype)
+    EXPORTED[id(owner)] = (entry[0], view, node, entry[3])
 
 
 def forget(owner) -> None:

@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import _flush
+from . import _flush, _shared
 from ._array import SCALAR_KINDS, Array
 from ._jax import jax_array
 from ._shared import export
@@ -82,6 +82,12 @@ def resize(self, *new_shape, refcheck=True) -> None:
         new_shape = new_shape[0]
     if self.base is not None:
         raise ValueError("cannot resize this array: it does not own its data")
+    if _shared.buffer_if_exported(self) is not None:  # NumPy holds its memory
+        if refcheck:
+            stand_in = np.empty(0, self.dtype)
+            held = stand_in.view()  # noqa: F841  (a reference: NumPy's own ValueError)
+            stand_in.resize(1)
+        _shared.forget(self)
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
     if any(int(n) < 0 for n in new_shape):

@@ -24,6 +24,7 @@ import numpy as np
 from .. import _dtypes, _eager
 from .._graph import INPUT, computed
 from .._placement import host_array as host_buffer
+from .._shared import EXPORTED, buffer_if_exported
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
@@ -153,7 +154,14 @@ def getitem(x, key) -> Array:
         taken = apply("take", replay(x._node, plan.steps), plan.flat, axis=0)
         return wrap(reshape_node(transpose_node(taken, plan.order), plan.shape))
     steps, _, probe_key = _basic_steps(x, entries)
-    result = wrap(replay(x._node, steps), not any(e is Ellipsis for e in _as_tuple(key)))
+    scalar = not any(e is Ellipsis for e in _as_tuple(key))
+    if EXPORTED and buffer_if_exported(x) is not None:
+        # a view of an exported array reads its buffer when read: it is built from the
+        # array's node, unread; a NumPy scalar is its element now (see `_shared`)
+        node = replay(x._n, steps)
+        result = wrap(replay(x._node, steps) if scalar and node.shape == () else node, scalar)
+    else:
+        result = wrap(replay(x._node, steps), scalar)
     if result._scalar:
         return result
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])

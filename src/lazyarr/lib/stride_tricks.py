@@ -153,10 +153,16 @@ def set_strides(x: Array, strides) -> None:
         view = strided_view(x, offset, x.shape, strides, x._layout_of().writeable)
         x._n, x._layout = view._n, view._layout
         return
-    result = strided_gather(x, offset, x.shape, strides)
     # it reports the strides set, as NumPy's does (a stand-in over a fake buffer)
     probe = np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape, strides)
-    x._n, x._layout = result._node, _Layout(None, (), None, probe, x._layout_of().writeable)
+    writeable = x._layout_of().writeable
+    shared = _shared.buffer_if_exported(x)
+    if shared is not None:  # its shared buffer's view with these strides: no gather
+        x._layout = _Layout(None, (), None, probe, writeable)
+        _shared.relayout(x, np.lib.stride_tricks.as_strided(shared, x.shape, strides))
+        return
+    result = strided_gather(x, offset, x.shape, strides)
+    x._n, x._layout = result._node, _Layout(None, (), None, probe, writeable)
     _flush.track(x)
 
 
@@ -178,9 +184,11 @@ def set_shape(x: Array, shape) -> None:
     if layout.base is not None:
         x._n, x._layout = view._n, view._layout
     else:  # the owner's node is reshaped; its stand-in keeps the (fake) buffer it had
-        _shared.forget(x)  # as _shared says: reshaping in place ends the sharing
+        shared = _shared.buffer_if_exported(x)
         x._n = view._n
         x._layout = _Layout(None, (), None, probe, layout.writeable)
+        if shared is not None:  # NumPy's arrays of its memory keep sharing it
+            _shared.relayout(x, np.reshape(shared, shape, copy=False))
         _flush.track(x)
 
 
