@@ -140,3 +140,60 @@ def test_a_shared_host_buffer_sees_writes_and_is_never_written_by_a_program(back
     assert numpy.asarray(y).tolist() == [1, 3, 5, 7, 9, 11]
     h[0] = 5.0
     assert float(x[0]) == 5.0
+
+
+def _chain_program() -> Program:
+    """0.25 * (a + b + c + d) - e, then abs: each elementwise result after the first
+    can take the buffer of the temporary it reads last."""
+    spec = ((1000,), F64)
+    add, mul, sub = op("add"), op("multiply"), op("subtract")
+    scalar = ((), F64)
+    specs = (spec,) * 5 + (scalar,)
+    ins = (Instruction(add, (0, 1), (), *spec), Instruction(add, (6, 2), (), *spec),
+           Instruction(add, (7, 3), (), *spec), Instruction(mul, (5, 8), (), *spec),
+           Instruction(sub, (9, 4), (), *spec), Instruction(op("absolute"), (10,), (), *spec))
+    return Program(specs, ins, (9, 11), (specs, ins, (9, 11)))
+
+
+def test_elementwise_results_reuse_the_temporaries_they_consume():
+    """NumPy's temporary elision on the interpreter: `0.25 * (a + b + c + d)` makes one
+    array (the first sum's, written in place by the next operations), never an input's
+    and never one that is an output or read later; the values are NumPy's."""
+    rng = numpy.random.default_rng(0)
+    inputs = [rng.normal(size=1000) for _ in range(5)] + [numpy.array(0.25)]
+    copies = [x.copy() for x in inputs]
+    work, result = NumpyBackend().run(_chain_program(), inputs).outputs
+    a, b, c, d, e, q = copies
+    expected_work = q * (a + b + c + d)
+    numpy.testing.assert_array_equal(work, expected_work)
+    numpy.testing.assert_array_equal(result, numpy.abs(expected_work - e))
+    for x, y in zip(inputs, copies):  # inputs are never written
+        numpy.testing.assert_array_equal(x, y)
+    assert work is not result  # `work` is an output: its buffer is not reused
+    assert not any(numpy.shares_memory(result, x) for x in inputs + [work])
+
+
+def test_elementwise_chains_allocate_one_temporary():
+    """The buffers the chain's run allocates, traced: with the elision one array for
+    the four operations of the sum and scaling, one for `- e` and its abs."""
+    import tracemalloc
+    inputs = [numpy.ones(100_000) for _ in range(5)] + [numpy.array(0.25)]
+    program = _chain_program_sized(100_000)
+    backend = NumpyBackend()
+    backend.run(program, inputs)  # warm
+    tracemalloc.start()
+    try:
+        backend.run(program, inputs)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    one = 100_000 * 8
+    assert peak < 2.5 * one  # without the elision: 3 arrays at once (work, t, abs(t))
+
+
+def _chain_program_sized(n: int) -> Program:
+    base = _chain_program()
+    spec = ((n,), F64)
+    specs = tuple(spec if s[0] else s for s in base.input_specs)
+    ins = tuple(Instruction(i.op, i.inputs, i.attrs, (n,), F64) for i in base.instructions)
+    return Program(specs, ins, base.outputs, (specs, ins, base.outputs))

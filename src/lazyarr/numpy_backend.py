@@ -71,8 +71,13 @@ class NumpyBackend:
                 if into is not None and _owns(slots, ins.inputs, k, base, last_use,
                                               outputs, held):
                     ref = into
+                reuse = _dying(slots, ins, k, base, last_use, outputs) \
+                    if type(ref) is np.ufunc and not ins.attrs else None
                 try:
-                    value = np.asarray(ref(*args, **dict(ins.attrs)))
+                    if reuse is not None:  # NumPy's temporary elision: `a + b + c`
+                        value = ref(*args, out=slots[reuse])
+                    else:
+                        value = np.asarray(ref(*args, **dict(ins.attrs)))
                 except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
                     raise name_the_line(exc, program, k)
                 check_result(ins, value, "the numpy backend")
@@ -104,6 +109,22 @@ class NumpyBackend:
 def _writable(value) -> bool:
     """A buffer of its own (not a view of another array's) that may be written."""
     return type(value) is np.ndarray and value.flags.owndata and value.flags.writeable
+
+
+def _dying(slots: list, ins, here: int, base: int, last_use: dict, outputs: set):
+    """The slot of an operand of elementwise instruction `here` whose buffer may take
+    its result, as NumPy reuses a temporary (`a + b + c` makes one array, not two): an
+    intermediate read by nothing after it, of the result's shape and dtype, its own
+    buffer, and no other reference to it (see `_owns`). None if there is none."""
+    for target in ins.inputs:
+        if target < base or last_use.get(target) != here or target in outputs:
+            continue
+        value = slots[target]
+        if (type(value) is np.ndarray and value.shape == ins.shape
+                and value.dtype == ins.dtype and ins.inputs.count(target) == 1
+                and _writable(value) and sys.getrefcount(value) == 4):
+            return target
+    return None
 
 
 def _owns(slots: list, operands: tuple, here: int, base: int, last_use: dict,
