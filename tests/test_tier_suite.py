@@ -16,7 +16,7 @@ SAMPLE = 6
 WHOLE = ["core", "tiers", "mutation", "views", "observe"]
 CHAPTERS = ["creation", "elementwise", "reductions", "accumulate", "manipulation", "indexing",
             "selection", "sorting", "statistics", "linalg", "fft", "random", "printing", "io",
-            "polynomial", "construction"]
+            "polynomial", "manipulation_elements", "index_arrays", "bit_packing", "windows"]
 
 
 @pytest.mark.parametrize("tier", ["auto", "interpret"])
