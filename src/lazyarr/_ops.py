@@ -325,11 +325,12 @@ def _concatenate_shape(shapes, axis):
     require(shapes, "no operands")
     first = shapes[0]
     axis_in(axis, len(first))
-    for s in shapes:
-        require(len(s) == len(first) and s[:axis] == first[:axis]
-                and s[axis + 1:] == first[axis + 1:],
-                f"shapes {shapes} differ off axis {axis}")
-    return first[:axis] + (sum(s[axis] for s in shapes),) + first[axis + 1:]
+    before, after = first[:axis], first[axis + 1:]
+    for s in shapes:  # (the message is formatted only on failure: np.array of a list of
+        # n results builds one n-operand node, and formatting n shapes n times took 0.15 s)
+        if not (len(s) == len(first) and s[:axis] == before and s[axis + 1:] == after):
+            require(False, f"shapes {shapes} differ off axis {axis}")
+    return before + (sum(s[axis] for s in shapes),) + after
 
 
 @primitive("concatenate", _concatenate_shape, _same_dtype)
