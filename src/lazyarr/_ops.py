@@ -257,7 +257,8 @@ def _select(cond, x, y):
 
 def _convert_dtype(dtypes, dtype):
     operand_count(dtypes, 1)
-    require(isinstance(dtype, np.dtype), f"target {dtype!r} is not a dtype")
+    if not isinstance(dtype, np.dtype):  # (a dtype's repr: 15 us here; on failure)
+        require(False, f"target {dtype!r} is not a dtype")
     return kind_in(dtype, "biufc", "the target")
 
 

@@ -32,8 +32,8 @@ def _written_dtype(values: int, positions: int):
     """The rule: x's dtype (operand 0), which the values written (operand `values`)
     must have; the positions (operand `positions`) are integers."""
     def rule(dtypes, **_):
-        require(dtypes[values] == dtypes[0], f"writes {dtypes[values]} values into "
-                f"{dtypes[0]}")
+        if dtypes[values] != dtypes[0]:  # (str of a dtype: 17 us here; on failure)
+            require(False, f"writes {dtypes[values]} values into {dtypes[0]}")
         kind_in(dtypes[positions], "iu", "the positions'")
         return dtypes[0]
     return rule
