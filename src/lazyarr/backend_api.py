@@ -123,10 +123,11 @@ def frees(program: Program) -> tuple[tuple[int, ...], ...]:
     last to read: what a backend running the program instruction by instruction can
     release after it, so that no more is alive at once than the program needs."""
     base, keep = len(program.input_specs), set(program.outputs)
-    last = last_uses(program)
-    return tuple(tuple(i for i in dict.fromkeys(ins.inputs)
-                       if last[i] == k and i >= base and i not in keep)
-                 for k, ins in enumerate(program.instructions))
+    released: list[list[int]] = [[] for _ in program.instructions]
+    for slot, k in last_uses(program).items():  # (one pass: runs call it every time)
+        if slot >= base and slot not in keep:
+            released[k].append(slot)
+    return tuple(map(tuple, released))
 
 
 def _checks_of(program: Program) -> tuple[Check, ...]:
