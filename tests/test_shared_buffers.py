@@ -131,6 +131,8 @@ def test_the_common_case_copies_nothing(backend):
         x[10:20] = float(i)
         x[[30, 31]] = 5.0
         x[x > N - 10] = 0.0
+        x += 1.0
+        numpy.multiply(x[::2], 0.5, out=x[::2])
         h[40] = 7.0
         assert float(x[40]) == 7.0
     s = pd.Series(x)
@@ -147,6 +149,8 @@ def test_the_common_case_copies_nothing(backend):
         expected[10:20] = float(i)
         expected[[30, 31]] = 5.0
         expected[expected > N - 10] = 0.0
+        expected += 1.0
+        numpy.multiply(expected[::2], 0.5, out=expected[::2])
         expected[40] = 7.0
     expected[expected > 4000] = 1.0
     assert total == e_total and _values(x) == expected.tolist()
@@ -154,15 +158,17 @@ def test_the_common_case_copies_nothing(backend):
 
 def test_what_copies_is_counted():
     """A buffer other arrays share is copied at the export; a write that is not a region,
-    index or mask write (`x += 1`) is computed and copied into the buffer."""
+    index, mask or ufunc write (`x.sort()`) is computed and copied into the buffer."""
     la.reset_stats()
     x = la.arange(float(N))
     y = x[::2]                       # a view: x's buffer cannot become the shared one
     h = numpy.asarray(x)
     assert la.stats()["shared_buffer_copies"] == 1
-    x += 1.0
+    x[::-1] = x * -1.0               # a region write: in place
+    x.sort()                         # computed, then copied in
     assert la.stats()["shared_buffer_copies"] == 2
-    assert h[:3].tolist() == [1.0, 2.0, 3.0] and _values(y)[:2] == [1.0, 3.0]
+    assert h[:3].tolist() == [1.0 - N, 2.0 - N, 3.0 - N] and _values(y)[:2] == [1.0 - N,
+                                                                               3.0 - N]
 
 
 def test_a_failed_write_leaves_the_shared_buffer_as_it_was():
@@ -251,3 +257,25 @@ def test_resize_without_refcheck_ends_the_sharing():
     x.resize(6, refcheck=False)
     h[0] = 9.0
     assert _values(x) == [0.0, 1.0, 2.0, 3.0, 0.0, 0.0] and h.tolist() == [9.0, 1, 2, 3]
+
+
+def _in_place_ufuncs(m):
+    x = m.arange(12.0).reshape(3, 4)
+    h = numpy.asarray(x)
+    y = x * 1.0                      # recorded before the in-place writes
+    x += 1.0
+    x[1] *= x[1]                     # reads what it writes
+    m.subtract(x, m.arange(4.0), out=x, where=x > 10)
+    x.T[0] /= 2.0
+    i = m.arange(4)
+    numpy.asarray(i)
+    seen = [h.tolist(), _values(x), _values(y)]
+    for op in (lambda: i.__iadd__(1.5), lambda: m.add(i, 1, out=x[0, :2])):
+        with pytest.raises((TypeError, ValueError)) as info:  # NumPy's cast and shape errors
+            op()
+        seen.append((type(info.value).__name__, str(info.value)))
+    return seen
+
+
+def test_in_place_ufuncs_write_numpys_values_into_the_buffer():
+    assert _in_place_ufuncs(la) == _in_place_ufuncs(numpy)

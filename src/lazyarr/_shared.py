@@ -15,8 +15,9 @@ that one, else a copy), and from then on, while the owner lives, its node is a l
   through `h` cannot change its result; a result that still shares memory with `h`
   (`x.copy()`, a reshape NumPy copies) is then copied, as NumPy copies it;
 - a lazy write into the owner (or one of its views) is made at once into `h` itself
-  (NumPy's in-place assignment, for the writes `backend_api.WRITES_IN_PLACE` lists);
-  another write is computed and copied into `h`;
+  (NumPy's in-place assignment, for the writes `backend_api.WRITES_IN_PLACE` lists
+  and masked writes), and a ufunc with `out=` it (`x += 1`) is NumPy's ufunc writing
+  into `h` (`ufunc_into`); another write is computed and copied into `h`;
 - no program is given `h` to write into or donate (the leaf has other holders).
 
 So there is no copy of `h` per operation, and none at all in the common case on the
@@ -236,6 +237,32 @@ def _operands(nodes, h) -> list:
     _flush.evaluate([n for n in nodes if not n.is_computed], "read")
     values = [_flush.to_numpy(n, "read") for n in nodes]
     return [v.copy() if np.may_share_memory(v, h) else v for v in values]
+
+
+def ufunc_into(np_ufunc, args, out, **kwargs) -> bool:
+    """`np_ufunc(*args, out=out, ...)` run by NumPy itself into the shared buffer, when
+    `out` is one array (or view) whose buffer NumPy shares and the ufunc has one output:
+    NumPy's in-place ufunc (`x += 1`, `np.add(x, y, out=x)`), with no temporary and no
+    copy, and NumPy's errors. The operands are read first (as NumPy reads them); no
+    floating-point warning is raised, as on lazyarr's other paths. Returns whether it
+    did."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            return False
+        out = out[0]
+    owner = getattr(out, "_owner", None)
+    if np_ufunc.nout != 1 or owner is None or _entry(owner()) is None:
+        return False
+    target = export(out)
+
+    def host(value):
+        return value._value("read") if hasattr(value, "_owner") else value
+
+    values = [host(a) for a in args]
+    kwargs = {k: host(v) for k, v in kwargs.items()}
+    with np.errstate(all="ignore"):
+        np_ufunc(*values, out=target, **kwargs)
+    return True
 
 
 def relayout(owner, view: np.ndarray) -> None:

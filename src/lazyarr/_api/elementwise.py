@@ -19,7 +19,7 @@ import numpy as np
 from .. import _dtypes, _eager, _flush
 from .._errors import user_site
 from .._graph import INPUT, Node, check_size, computed
-from .._shared import EXPORTED
+from .._shared import EXPORTED, ufunc_into
 from .._ops import MULTI_OUTPUT, OPS, UFUNCS as UFUNC_CATEGORIES, broadcast_shapes
 from .._interop import NotLazy, overrides
 from . import UFUNCS, export
@@ -158,6 +158,9 @@ class ufunc:
             raise TypeError(f"{self.__name__}() takes {self.nin} positional arguments "
                             f"but {len(args)} were given")
         operands = [_operand(a, self.__name__) for a in args]
+        if out is not None and EXPORTED and ufunc_into(  # into a buffer NumPy shares
+                self._np, operands, out, where=where, dtype=dtype, casting=casting):
+            return out[0] if isinstance(out, tuple) else out
         loop = _loop_dtypes(self._np, operands, dtype)
         if self.__name__ in COMPARISONS:
             constant = _out_of_range_comparison(self.__name__, operands, loop[0])

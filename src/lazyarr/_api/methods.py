@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from .. import _dispatch, _dtypes
+from .. import _dispatch, _dtypes, _shared
 from .._array import Array
 from .common import full_node, raise_casting_error, write_out
 from . import elementwise as _ew
@@ -302,6 +302,9 @@ def _inplace(ufunc, name: str):
     def op(self, other):
         if not self._scalar:  # NumPy refuses a read-only output before anything else
             self._check_writeable("output array is read-only")
+            if _shared.EXPORTED and _shared.buffer_if_exported(self) is not None \
+                    and isinstance(ufunc, _ew.ufunc):  # NumPy's ufunc into its buffer
+                return ufunc(self, other, out=self)
         try:
             result = ufunc(self, other)
         except ValueError:  # NumPy checks the output cast before the shapes
