@@ -272,12 +272,15 @@ def stats() -> dict:
     """Flushes by cause, nodes evaluated, compiles, program cache hits and misses (in
     memory and on disk), compile and run seconds, fallbacks by function, and under
     "lines", per user line ("file:line"): flushes by cause, seconds, compiles, compile
-    seconds, recompile reasons, fallbacks and host transfers."""
+    seconds, recompile reasons, fallbacks and host transfers; "shared_buffer_copies":
+    the copies made of buffers shared with NumPy (`numpy.asarray(x)`, see `_shared`)."""
     result = STATS.as_dict()
     for name in _tiers.COUNTERS:
         result.setdefault(name, 0)
     result["tier_failures"] = list(_tiers.FAILURES)  # background compiles that failed
     result["eager_ops"] = _eager.count()  # small operations computed at once
+    # copies of host buffers shared with NumPy (lazyarr._shared counts them here)
+    result.setdefault("shared_buffer_copies", 0)
     return result
 
 
