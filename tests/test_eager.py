@@ -6,6 +6,7 @@ The rest of the suite runs it under LAZYARR_TEST_TIER=auto|interpret (test_tier_
 
 from __future__ import annotations
 
+import threading
 import warnings
 
 import hypothesis.extra.numpy as hnp
@@ -16,6 +17,7 @@ from hypothesis import given, strategies as st
 import lazyarr as la
 from lazyarr import _eager
 from lazyarr._array import Array
+from lazyarr._graph import SmallLeaf
 
 from strategies import NUMERIC, arrays, elements
 
@@ -202,3 +204,153 @@ def test_values_are_read_without_a_flush():
         values = [float(y[i]) for i in range(50)] + list(y) + y.tolist()
         assert 2.0 in y and 0.0 in y and 7.0 not in y
     assert flushes.count == 0 and values[:50] == (np.linspace(0, 1, 50) * 2).tolist()
+
+
+# The operators' fast path: operands that are themselves eager results (SmallLeaf
+# nodes), against NumPy's own operators on the same values.
+OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "<=",
+             "==", "!=", ">", ">="]
+
+
+def _eager_result(a, module=la):
+    """`positive(a)` (for bool, `not not a`), a's values as an eager result (in a
+    SmallLeaf node); with `module` numpy, NumPy's counterpart (a scalar when 0-d)."""
+    x = module.asarray(a)
+    x = module.positive(x) if a.dtype != np.bool_ else \
+        module.logical_not(module.logical_not(x))
+    assert module is np or type(x._node) is SmallLeaf and x.dtype == a.dtype
+    return x
+
+
+def _outcome(fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                return fn(), None
+    except Exception as exc:  # noqa: BLE001
+        return None, exc
+
+
+@pytest.mark.parametrize("symbol", OPERATORS)
+@given(data=st.data())
+def test_operators_on_eager_results_are_numpys(symbol, data):
+    dtypes = [data.draw(st.sampled_from(NUMERIC)) for _ in range(2)]
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=4))
+    a = data.draw(arrays(dtypes[0], shape))
+    other = data.draw(st.one_of(arrays(dtypes[1], shape),
+                                st.integers(-300, 300), st.floats(width=64)))
+    left = data.draw(st.booleans())
+    x, na = _eager_result(a), _eager_result(a, np)
+    y, other = (_eager_result(other), _eager_result(other, np)) \
+        if isinstance(other, np.ndarray) else (other, other)
+    op = eval(f"lambda p, q: p {symbol} q")  # noqa: S307
+    expected, error = _outcome(lambda: op(na, other) if left else op(other, na))
+    before = _eager.count()
+    if error is not None:
+        with pytest.raises(type(error)):
+            op(x, y) if left else op(y, x)
+        return
+    with la.count_flushes() as flushes, warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's RuntimeWarnings are not raised
+        result = op(x, y) if left else op(y, x)
+    # One NumPy call (the ordering of NumPy's complex scalars is NumPy's scalar rule:
+    # operations on their parts, views, so recorded: see _api/methods._ordering).
+    composite = symbol in ("<", "<=", ">", ">=") and result.shape == ()
+    assert flushes.count == 0
+    assert composite or (_eager.count() == before + 1 and type(result._node) is SmallLeaf)
+    assert result.dtype == np.asarray(expected).dtype and result.shape == np.shape(expected)
+    assert result._scalar == (not isinstance(expected, np.ndarray))
+    np.testing.assert_array_equal(np.asarray(result), expected, strict=False)
+
+
+def test_a_broadcast_past_the_bound_is_computed_but_not_small():
+    column = _eager_result(np.arange(float(_eager.MAX_ELEMENTS)).reshape(-1, 1))
+    assert type(column._node) is SmallLeaf
+    row = _eager_result(np.array([[1.0, 2.0]]))
+    both = column + row  # NumPy's value, computed at once; too large to be eager again
+    assert _computed(both) and type(both._node) is not SmallLeaf
+    assert not _computed(both * 2.0)
+    np.testing.assert_array_equal(np.asarray(both), np.arange(float(_eager.MAX_ELEMENTS))
+                                  .reshape(-1, 1) + [[1.0, 2.0]])
+
+
+def test_numpys_error_state_is_the_users_own():
+    """Floating-point errors in eager operations neither warn nor raise (as on every
+    lazy path), and the caller's NumPy error state is left as it was."""
+    x = _eager_result(np.array([0.0, 1.0, -1.0]))
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            logs = la.log(x)
+            ratio = 1.0 / x
+            assert np.geterr() == dict(divide="raise", over="raise", under="raise",
+                                       invalid="raise")
+        with pytest.raises(FloatingPointError):  # NumPy's own call still sees the state
+            with np.errstate(all="raise"):
+                np.log(np.zeros(1))
+    assert np.geterr() == before
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(np.asarray(logs), np.log([0.0, 1.0, -1.0]))
+        np.testing.assert_array_equal(np.asarray(ratio), 1.0 / np.array([0.0, 1.0, -1.0]))
+
+
+def test_threads_compute_eagerly_at_once():
+    """Each thread has its own ignoring context (one cannot be entered twice at once):
+    four threads running eager loops on arrays large enough for NumPy to release the
+    GIL give NumPy's values."""
+    host = np.linspace(0.0, 1.0, _eager.MAX_ELEMENTS)
+
+    def loop(np_, x):
+        for _ in range(200):
+            x = x + 1e-3 * (np_.cos(x) - x)
+        return x
+    expected = loop(np, host)
+    results, errors = [None] * 4, []
+
+    def run(k):
+        try:
+            results[k] = np.asarray(loop(la, la.asarray(host)))
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    for result in results:
+        np.testing.assert_array_equal(result, expected)
+
+
+def test_a_backend_switch_is_seen_at_the_next_operation():
+    x = _eager_result(np.arange(4.0))
+    with la.use_backend("numpy"):
+        assert _computed(x + 1.0)
+    with la.use_eager(False):
+        assert not _computed(x + 1.0) and not _computed(la.cos(x))
+    assert _computed(x + 1.0) and _computed(la.cos(x))
+
+
+def test_bfloat16_takes_the_general_path():
+    """NumPy does not give ml_dtypes' floats NEP 50's weak Python scalars; lazyarr does
+    (docs/semantics.md): such operands never take NumPy's own call."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = la.asarray(np.arange(4.0).astype(ml_dtypes.bfloat16))
+    y = x * 2.0
+    assert y.dtype == ml_dtypes.bfloat16 and type(y._node) is not SmallLeaf
+    np.testing.assert_array_equal(np.asarray(y).astype(float), [0.0, 2.0, 4.0, 6.0])
+
+
+def test_an_array_shared_with_numpy_is_read_when_the_operation_is_called():
+    x = _eager_result(np.arange(4.0))
+    h = np.asarray(x)  # writable, shared with x (as NumPy's asarray of an ndarray)
+    h[0] = 10.0
+    y = x + 1.0
+    z = la.cos(x)
+    h[1] = 20.0  # after the calls: NumPy's results were computed before
+    np.testing.assert_array_equal(np.asarray(y), [11.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(z), np.cos([10.0, 1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(np.asarray(x * 1.0), [10.0, 20.0, 2.0, 3.0])
+    assert _computed(y) and _computed(z)

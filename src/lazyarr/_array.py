@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _backend, _dtypes, _flush, _interop, _shared
 from ._errors import user_stacklevel
-from ._graph import INPUT, Node, leaf
+from ._graph import INPUT, Node, SmallLeaf, leaf
 from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, replay,
                      steps_between)
 
@@ -413,6 +413,25 @@ class Array:
 
 
 _interop.OWN_TYPES.append(Array)
+
+_new = object.__new__
+
+
+def small_array(value: np.ndarray) -> Array:
+    """The Array of an eager result: a NumPy array of NumPy's numeric dtypes with at
+    most `_eager.MAX_ELEMENTS` elements (the caller's guarantee: see `SmallLeaf`), in
+    a `SmallLeaf`; a 0-d one stands for a NumPy scalar. Built without `__init__`'s
+    checks: a computed node has no group to be tracked in."""
+    node = _new(SmallLeaf)
+    node.shape = shape = value.shape
+    node.dtype = value.dtype
+    node.value = value
+    array = _new(Array)
+    array._n = node
+    array._layout = None
+    array._scalar = shape == ()
+    return array
+
 
 def _unpickled(cls, value: np.ndarray, scalar: bool) -> Array:
     return cls(leaf(value, value.shape, value.dtype), scalar)

@@ -4,10 +4,14 @@ be computed at once (eagerly through NumPy) when that is cheaper than recording 
 When every input of a new operation is a computed NumPy buffer, its result has at most
 `MAX_ELEMENTS` elements, and the flush that would compute it would run on the NumPy
 interpreter anyway (the reference backend, or a compiling backend on the CPU under the
-"auto" or "interpret" tier), the operation is computed at once with its reference
-implementation (what the interpreter would run) and recorded as a computed leaf. Results
-are the interpreter's, so NumPy's; errors are raised at the call; NumPy's floating-point
-warnings are not raised, as on every lazy path (docs/semantics.md).
+"auto" or "interpret" tier), the operation is computed at once and recorded as a
+computed leaf: a ufunc on small buffers of NumPy's numeric dtypes and Python floats and
+ints is NumPy's own call on them (`_api/elementwise.eager_call`, and inline in the
+operators; its result is a `SmallLeaf`, which the next operation takes without
+further checks), anything else its reference implementation (what the interpreter
+would run). Results are NumPy's; errors are raised at the call; NumPy's floating-point
+warnings are not raised, as on every lazy path (docs/semantics.md): the call runs in
+`ignoring()`'s context.
 
 Switches (`_settings`): `LAZYARR_EAGER=0` or `lazyarr.set_eager(False)` turns it off,
 and so does the tier "compile" or "opbyop" (so the suite run compiled tests XLA's
@@ -19,6 +23,7 @@ selection changed (`_settings.TOKEN`): checking it costs two attribute lookups.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import importlib.util
 import os
@@ -35,8 +40,10 @@ ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plu
 
 
 class _Decision(threading.local):
-    token = None  # the _settings.TOKEN the decision was made under
-    on = False
+    # (the _settings.TOKEN it was made under, whether eager execution applies, this
+    # thread's `ignoring()`): one tuple, as each attribute read of a thread-local
+    # object costs 30-40 ns.
+    state = (None, False, None)
 
 
 DECISION = _Decision()
@@ -44,18 +51,20 @@ DECISION = _Decision()
 
 def enabled() -> bool:
     """Whether a small operation on computed host inputs is computed at once now."""
-    decision = DECISION
-    if decision.token is not _settings.TOKEN[0]:
-        refresh()
-    return decision.on
+    state = DECISION.state
+    if state[0] is not _settings.TOKEN[0]:
+        state = refresh()
+    return state[1]
 
 
-def refresh() -> None:
-    """Decide again for this thread (after `_settings.changed()`)."""
+def refresh() -> tuple:
+    """Decide again for this thread (after `_settings.changed()`); the new state."""
     token = _settings.TOKEN[0]  # read first: a change during the decision stays seen
     name, options = _backend.selected()
-    DECISION.on = _settings.eager() and _tier_allows() and _decide(name, options)
-    DECISION.token = token
+    on = _settings.eager() and _tier_allows() and _decide(name, options)
+    run = DECISION.state[2] or ignoring()
+    state = DECISION.state = (token, on, run)
+    return state
 
 
 def _tier_allows() -> bool:
@@ -107,55 +116,23 @@ def reset() -> None:
     COUNT[0] = 0
 
 
-# NumPy's "ignore all" floating-point error state around an eager call, as a
-# (context variable, value) pair: `token = var.set(value)` ... `var.reset(token)`.
-# NumPy 2 keeps its error state in one context variable, private to it; setting and
-# resetting it costs 0.12-0.15 µs, `np.errstate(all="ignore")` entered as a context
-# manager 1.2 µs and as a decorator 0.7 µs (benchmark machine, best of 9 x 200,000): at
-# four small operations per step of a loop, the public spellings alone would cost
-# 1.5-5 µs a step, where NumPy takes 1.2-2.4 µs for the whole step (issue 10's target is
-# 3x NumPy). So the private variable is read here, once, and only where it works as
-# documented below; anywhere else `_PublicErrstate`, through np.errstate, replaces it.
-class _PublicErrstate:
-    """np.errstate(all="ignore") as a set/reset pair (NumPy's public API)."""
-
-    @staticmethod
-    def set(_value):
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
-
-    @staticmethod
-    def reset(state):
-        state.__exit__(None, None, None)
-
-
-def _errstate() -> tuple:
-    try:
-        from numpy._core._ufunc_config import _extobj_contextvar as var
-        with np.errstate(all="ignore"):
-            ignore = var.get()
-        before = np.geterr()
-        token = var.set(ignore)
-        try:
-            works = set(np.geterr().values()) == {"ignore"}
-        finally:
-            var.reset(token)
-        if works and np.geterr() == before:
-            return var, ignore
-    except (ImportError, AttributeError, TypeError, ValueError):  # another NumPy's layout
-        pass
-    return _PublicErrstate, None  # pragma: no cover  (NumPy 2.0-2.4 have the variable)
-
-
-ERRSTATE = _errstate()
-
-
 def call(fn, *args, **kwargs):
     """`fn(*args, **kwargs)` with NumPy's floating-point errors ignored."""
-    var, ignore = ERRSTATE
-    token = var.set(ignore)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        var.reset(token)
+    state = DECISION.state
+    if state[2] is None:
+        state = refresh()
+    return state[2](fn, *args, **kwargs)
+
+
+def ignoring():
+    """A `run(fn, *args)` that calls `fn` with NumPy's floating-point errors ignored,
+    for this thread: `Context.run` of a context of its own in which
+    `np.errstate(all="ignore")` was entered (and never left). Measured on 10 elements
+    (best of 40 x 100,000): `np.add(v, w)` 0.46 µs, the same through this 0.45-0.48 µs;
+    setting and resetting NumPy's error-state variable around the call 0.74 µs (each set
+    makes NumPy's next read of its state miss the variable's cache), `with
+    np.errstate(all="ignore")` 1.7 µs. A context runs in one thread at a time, hence one
+    per thread; only NumPy's own call runs in it, so no other variable's value matters."""
+    context = contextvars.Context()
+    context.run(np.errstate(all="ignore").__enter__)
+    return context.run

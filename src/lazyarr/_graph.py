@@ -148,6 +148,20 @@ def leaf(value, shape: tuple, dtype: np.dtype) -> Node:
     return Node(INPUT, (), (), shape, dtype, value)
 
 
+class SmallLeaf(Node):
+    """A computed leaf of the eager path (see `_eager`): its value is a NumPy array of
+    NumPy's numeric dtypes with at most `_eager.MAX_ELEMENTS` elements, so its type
+    alone tells the eager fast path that it may take it as an operand. (Made only by
+    `_array.small_array`.) What every computed leaf has in common is in the class, so
+    making one sets three attributes: it never changes, as no computed node does, and
+    its serial is 0, as serials order pending nodes only (`_flush._sharing_roots`)."""
+    __slots__ = ()
+    op = INPUT
+    inputs = attrs = ()
+    depth = serial = 0
+    site = group = None
+
+
 _new_node = object.__new__
 
 

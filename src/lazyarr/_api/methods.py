@@ -257,17 +257,15 @@ _COMMON_OPERANDS = frozenset([Array, builtins.float, builtins.int])
 
 
 def _forward(ufunc):
-    fast = _ew.fast_call if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 \
-        and ufunc._fast else None
+    def other_types(self, other):
+        return ufunc(self, other) if is_operand(other) else NotImplemented
+
+    if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 and ufunc._fast:
+        return _ew.binary_operator(ufunc, False, other_types)
 
     def op(self, other):
-        if type(other) in _COMMON_OPERANDS:
-            if fast is not None:  # the ufunc's own fast path, without its call's frame
-                result = fast(ufunc, (self, other))
-                if result is not None:
-                    return result
-            return ufunc(self, other)
-        return ufunc(self, other) if is_operand(other) else NotImplemented
+        return ufunc(self, other) if type(other) in _COMMON_OPERANDS else \
+            other_types(self, other)
     return op
 
 
@@ -281,20 +279,19 @@ _PYTHON_COMPLEX_OPS = {"add": operator.add, "subtract": operator.sub,
 
 def _reflected(ufunc, name: str):
     python_op = _PYTHON_COMPLEX_OPS.get(name)
-    fast = _ew.fast_call if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 \
-        and ufunc._fast else None
 
-    def op(self, other):
-        if type(other) in _COMMON_OPERANDS:  # (not complex: Python's rule above)
-            if fast is not None:
-                result = fast(ufunc, (other, self))
-                if result is not None:
-                    return result
-            return ufunc(other, self)
+    def other_types(self, other):  # (not complex: Python's rule above)
         if python_op is not None and type(other) is builtins.complex and self._scalar \
                 and self.dtype == np.float64:
             return python_op(other, float(self._python_value()))
         return ufunc(other, self) if is_operand(other) else NotImplemented
+
+    if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 and ufunc._fast:
+        return _ew.binary_operator(ufunc, True, other_types)
+
+    def op(self, other):
+        return ufunc(other, self) if type(other) in _COMMON_OPERANDS else \
+            other_types(self, other)
     return op
 
 
