@@ -549,7 +549,13 @@ def bound(node: Node) -> None:
     group = node.group
     if group is None:
         return
-    group = group.root()
+    if group.parent is not group:
+        group = group.root()
+    # Within every bound (every operation but a cut's): three comparisons, no call.
+    if (MAX_PENDING_DEPTH is None or node.depth <= MAX_PENDING_DEPTH) \
+            and (MAX_PENDING_NODES is None or group.nodes <= MAX_PENDING_NODES) \
+            and (MAX_PENDING_BYTES is None or group.nbytes <= MAX_PENDING_BYTES):
+        return
     deep = _over(node.depth, MAX_PENDING_DEPTH)
     # The bytes behind `node`: a single huge result is no reason to cut.
     behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)

@@ -252,7 +252,10 @@ def eager_call(npfunc, x, y=None, nin: int = 2, reflected: bool = False):
     """`npfunc(x)` (`nin` 1), `npfunc(x, y)` or (`reflected`) `npfunc(y, x)` computed
     at once where the eager fast path applies (`x` an Array of a small computed buffer,
     `y` one of the same shape or a Python float or int), else None."""
-    if type(x) is not Array or x._layout is not None:
+    state = _DECISION.state
+    if state[0] is not _TOKEN[0]:
+        state = _refresh()
+    if not state[1] or type(x) is not Array or x._layout is not None:
         return None
     v = small_value(x._n)
     if v is None:
@@ -265,11 +268,6 @@ def eager_call(npfunc, x, y=None, nin: int = 2, reflected: bool = False):
                 return None
         elif t is not _float and t is not _int:
             return None
-    state = _DECISION.state
-    if state[0] is not _TOKEN[0]:
-        state = _refresh()
-    if not state[1]:
-        return None
     run = state[2]
     value = run(npfunc, v) if nin == 1 else run(npfunc, y, v) if reflected else \
         run(npfunc, v, y)
@@ -378,7 +376,7 @@ def fast_call(self: ufunc, args):
         for a, dt in zip(args, loop):
             if type(a) is builtins.int and not _int_fits(a, dt):
                 return None  # NumPy's OverflowError (or exact comparison): general path
-    if eager and _eager.enabled():
+    if eager and _eager.enabled():  # (fast_call's eager branch: after eager_call's)
         value = _eager.call(_in_loop_dtypes, self._np, args, loop, nodes)
         if type(value) is not np.ndarray:
             value = np.asarray(value)
