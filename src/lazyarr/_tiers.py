@@ -35,7 +35,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from . import _backend, _settings
@@ -77,7 +76,7 @@ class State:
     compiled_times: list = field(default_factory=list)
     looked_up: bool = False       # the disk cache was asked once
     compiled: object = None       # the backend's Compiled, once ready
-    future: Future | None = None  # a background compile under way
+    future: "Future | None" = None  # a background compile under way
     failed: bool = False          # its compile failed: interpret for good
     slower: bool = False          # compiled measured slower: interpret for good
     probed: bool = False          # a compiled-first program interpreted once, to compare
@@ -149,7 +148,7 @@ class Policy:
 
 _states: dict[tuple, State] = {}
 _lock = threading.RLock()  # guards _states and each State's fields
-_pool: ThreadPoolExecutor | None = None
+_pool: "ThreadPoolExecutor | None" = None
 FAILURES: list[str] = []   # background compile failures, one line each
 _submitted: list[State] = []  # states whose compile was submitted (not yet adopted)
 
@@ -171,10 +170,13 @@ def state_of(program, signature) -> State | None:
         return _states.get((program.key, signature))
 
 
-def _executor() -> ThreadPoolExecutor:
+def _executor() -> "ThreadPoolExecutor":
     global _pool
     with _lock:
         if _pool is None:
+            # (imported at the first background compile: concurrent.futures was 16 ms
+            # of `import lazyarr`)
+            from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (stdlib)
             _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lazyarr-compile")
         return _pool
 

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -310,6 +308,10 @@ def core_digest() -> str:
     """A hash of the core's source: what a persistent program cache must include in
     its keys, together with the backend's own code (a changed rule must not run a stale
     program)."""
+    # (imported here: hashlib and pathlib were 30 ms of `import lazyarr`, and only a
+    # persistent cache asks for this)
+    import hashlib  # noqa: PLC0415  (the standard library, not the package)
+    from pathlib import Path  # noqa: PLC0415
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
