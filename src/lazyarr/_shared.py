@@ -22,12 +22,20 @@ that one, else a copy), and from then on, while the owner lives, its node is a l
 
 So there is no copy of `h` per operation, and none at all in the common case on the
 CPU (an export of a computed NumPy buffer nothing else holds, reads, views,
-operations on the array and element, slice, index or mask writes into it). The
-copies there are are counted in `lazyarr.stats()["shared_buffer_copies"]`. Setting
+operations on the array, element, slice, index, mask and ufunc writes into it). The
+copies there are are counted in `lazyarr.stats()["shared_buffer_copies"]`; what
+costs one: the export of a buffer a device owns (XLA's) or other arrays share, and a
+write of another kind (`x.sort()`, computed then copied in). The price of no copy:
+an operation on an exported array is not fused with what it reads. Setting
 `shape` or `strides` on the owner makes NumPy's view of its memory with that layout
 its buffer (the arrays NumPy holds keep sharing it); `resize` raises NumPy's
 ValueError for a shared buffer, and with `refcheck=False` ends the sharing (the owner
 keeps a copy), where NumPy would reallocate under the arrays it gave out.
+
+What stays different: `numpy.asarray(x)` is a NumPy array, not `x`, so a layout set
+on `x` does not change that array's own shape; pandas copies an ndarray given to
+`Series()` but takes the `numpy.asarray` of any other array-like as it is, so a
+Series built from a lazyarr array shares its memory (`tests/test_shared_buffers.py`).
 """
 
 from __future__ import annotations
