@@ -147,8 +147,17 @@ class ufunc:
                     if state[1] and state[0] is _TOKEN[0]:
                         value = state[2](self._np, node.value)
                         _COUNT[0] += 1
-                        return small_array(value if type(value) is _ndarray
-                                           else _asarray(value))
+                        if type(value) is not _ndarray:
+                            value = _asarray(value)
+                        node = _new(SmallLeaf)  # small_array(value), inline
+                        node.shape = shape = value.shape
+                        node.dtype = value.dtype
+                        node.value = value
+                        result = _new(Array)
+                        result._n = node
+                        result._layout = None
+                        result._scalar = not shape
+                        return result
                 result = eager_call(self._np, x, None, 1)
             elif type(args[0]) is Array:
                 result = eager_call(self._np, args[0], args[1])
@@ -312,7 +321,7 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                 _COUNT[0] += 1
                 if type(value) is not _ndarray:
                     value = _asarray(value)
-                elif value.size > _MAX:  # broadcast to more: NumPy's value, not small
+                elif t is Array and value.size > _MAX:  # broadcast: NumPy's, not small
                     return Array(computed(value))
                 # small_array(value), inline: the cost of every operator
                 node = _new(SmallLeaf)
@@ -322,7 +331,7 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                 result = _new(Array)
                 result._n = node
                 result._layout = None
-                result._scalar = shape == ()
+                result._scalar = not shape
                 return result
         return general(self, other)
     return op
