@@ -292,17 +292,6 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
     npfunc = uf._np
     fast = fast_call if uf._fast else None
 
-    def general(self, other):
-        t = type(other)
-        if t is Array or t is _float or t is _int:
-            result = eager_call(npfunc, self, other, 2, reflected)
-            if result is None and fast is not None:
-                result = fast(uf, (other, self) if reflected else (self, other))
-            if result is not None:
-                return result
-            return uf(other, self) if reflected else uf(self, other)
-        return other_types(self, other)
-
     def op(self, other):
         node = self._n
         if type(node) is SmallLeaf and self._layout is None:
@@ -333,7 +322,19 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                 result._layout = None
                 result._scalar = not shape
                 return result
-        return general(self, other)
+        t = type(other)
+        if t is Array or t is _float or t is _int:
+            state = _DECISION.state
+            if state[1] or state[0] is not _TOKEN[0]:  # (eager_call decides again)
+                result = eager_call(npfunc, self, other, 2, reflected)
+                if result is not None:
+                    return result
+            if fast is not None:  # the ufunc's fast path, without its call's frame
+                result = fast(uf, (other, self) if reflected else (self, other))
+                if result is not None:
+                    return result
+            return uf(other, self) if reflected else uf(self, other)
+        return other_types(self, other)
     return op
 
 
@@ -385,7 +386,8 @@ def fast_call(self: ufunc, args):
         for a, dt in zip(args, loop):
             if type(a) is builtins.int and not _int_fits(a, dt):
                 return None  # NumPy's OverflowError (or exact comparison): general path
-    if eager and _eager.enabled():  # (fast_call's eager branch: after eager_call's)
+    state = _DECISION.state
+    if eager and (state[1] if state[0] is _TOKEN[0] else _eager.enabled()):
         value = _eager.call(_in_loop_dtypes, self._np, args, loop, nodes)
         if type(value) is not np.ndarray:
             value = np.asarray(value)
