@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -55,29 +55,24 @@ class NumpyBackend:
         leaves its inputs as they were."""
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
-        last_use = last_uses(program)
         base = len(slots)
-        outputs = set(program.outputs)
         # Each writable owned input's reference count now: one more reference later
         # (a view of it, another slot) means that something else would see the write.
         held = {} if program.checks else {i: sys.getrefcount(slots[i]) for i in owned
                                           if i < base and _writable(slots[i])}
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
-            for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
+            for k, (ins, attrs, target, reuse, released) in enumerate(_plan(program)):
                 args = [slots[i] for i in ins.inputs]
                 ref = ins.op.ref
-                into = WRITES_IN_PLACE.get(ins.op)
-                if into is not None and _owns(slots, ins.inputs, k, base, last_use,
-                                              outputs, held):
-                    ref = into
-                reuse = _dying(slots, ins, k, base, last_use, outputs) \
-                    if type(ref) is np.ufunc and not ins.attrs else None
+                if target is not None and _owns(slots, target, base, held):
+                    ref = WRITES_IN_PLACE[ins.op]
                 try:
-                    if reuse is not None:  # NumPy's temporary elision: `a + b + c`
+                    if reuse is not None and _free(slots[reuse]):
+                        # NumPy's temporary elision: `a + b + c` makes one array
                         value = ref(*args, out=slots[reuse])
                     else:
-                        value = np.asarray(ref(*args, **dict(ins.attrs)))
+                        value = np.asarray(ref(*args, **attrs))
                 except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
                     raise name_the_line(exc, program, k)
                 check_result(ins, value, "the numpy backend")
@@ -108,36 +103,70 @@ class NumpyBackend:
 
 def _writable(value) -> bool:
     """A buffer of its own (not a view of another array's) that may be written."""
-    return type(value) is np.ndarray and value.flags.owndata and value.flags.writeable
+    # (`base is None` first: each `.flags` builds an object, a microsecond)
+    return type(value) is np.ndarray and value.base is None and value.flags.writeable
 
 
-def _dying(slots: list, ins, here: int, base: int, last_use: dict, outputs: set):
-    """The slot of an operand of elementwise instruction `here` whose buffer may take
-    its result, as NumPy reuses a temporary (`a + b + c` makes one array, not two): an
-    intermediate read by nothing after it, of the result's shape and dtype, its own
-    buffer, and no other reference to it (see `_owns`). None if there is none."""
-    for target in ins.inputs:
-        if target < base or last_use.get(target) != here or target in outputs:
-            continue
-        value = slots[target]
-        if (type(value) is np.ndarray and value.shape == ins.shape
-                and value.dtype == ins.dtype and ins.inputs.count(target) == 1
-                and _writable(value) and sys.getrefcount(value) == 4):
-            return target
-    return None
+class _Step(NamedTuple):
+    """What running one instruction needs, worked out once per program structure."""
+    ins: object
+    attrs: dict
+    target: int | None     # a write's target (operand 0), where it may be written in place
+    reuse: int | None      # an operand slot an elementwise result may take (elision)
+    released: tuple        # intermediates whose last reader this is
 
 
-def _owns(slots: list, operands: tuple, here: int, base: int, last_use: dict,
-          outputs: set, held: dict) -> bool:
-    """Whether instruction `here` may write into its first operand's buffer:
-    nothing reads that slot after it (it is no output, and no other operand of this
-    instruction), it is an intermediate or an owned input, and no other array (a view,
-    another slot) refers to it. The references expected now: `slots`, the argument
-    list, `value` here and getrefcount's own; for an owned input, those it had at the
-    start of the run plus the argument list and `value`."""
-    target = operands[0]
-    if last_use.get(target) != here or target in outputs or operands.count(target) != 1:
-        return False
+_plans: dict = {}  # program key -> its steps (the interpreter runs a loop's body often)
+MAX_PLANS = 512
+
+
+def _plan(program) -> tuple:
+    """The program's steps, kept by its key: only the reference counts and what the
+    buffers are (views, read-only) are looked at while it runs."""
+    steps = _plans.get(program.key)
+    if steps is not None:
+        return steps
+    base, outputs = len(program.input_specs), set(program.outputs)
+    last = last_uses(program)
+    built = []
+    for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
+        first = ins.inputs[0] if ins.inputs else None
+        # A write may go into its target (operand 0): read by nothing after it, no
+        # output, not another operand too (see `_owns` for what is checked at run time).
+        target = first if (ins.op in WRITES_IN_PLACE and last.get(first) == k
+                           and first not in outputs and ins.inputs.count(first) == 1) else None
+        reuse = None
+        if type(ins.op.ref) is np.ufunc and not ins.attrs:
+            for slot in ins.inputs:
+                # An intermediate read by nothing after it, of the result's shape and dtype.
+                if (slot >= base and last.get(slot) == k and slot not in outputs
+                        and ins.inputs.count(slot) == 1
+                        and program.spec(slot) == (ins.shape, ins.dtype)):
+                    reuse = slot
+                    break
+        built.append(_Step(ins, dict(ins.attrs), target, reuse, released))
+    steps = tuple(built)
+    if len(_plans) >= MAX_PLANS:
+        _plans.clear()
+    _plans[program.key] = steps
+    return steps
+
+
+def _free(value) -> bool:
+    """Whether an elementwise result may be written into `value`, a dying intermediate
+    (see `_plan`): its own buffer, writable, and no other reference to it (a view of
+    it, another slot). The references expected: `slots`, the argument list, `value`
+    here and getrefcount's own."""
+    return _writable(value) and sys.getrefcount(value) == 4
+
+
+def _owns(slots: list, target: int, base: int, held: dict) -> bool:
+    """Whether a write may go into its target's buffer (`target`: an intermediate or an
+    input whose last reader it is, see `_plan`): for an intermediate, its own writable
+    buffer with no other reference (a view, another slot); for an input, an owned one
+    with the references it had at the start of the run. The references expected now:
+    `slots`, the argument list, `value` here and getrefcount's own; for an owned
+    input, those it had at the start plus the argument list and `value`."""
     value = slots[target]
     if target < base:
         return target in held and sys.getrefcount(value) == held[target] + 2
