@@ -4,6 +4,8 @@ least recently used out), and an evicted program seen again still runs, correctl
 import numpy
 import pytest
 
+jax = pytest.importorskip("jax")
+
 import lazyarr as np
 from lazyarr import _backend
 
@@ -103,3 +105,36 @@ def test_byte_bound_and_the_knob(monkeypatch):
         monkeypatch.setenv("LAZYARR_PROGRAM_CACHE_SIZE", bad)
         with pytest.raises(ValueError, match="LAZYARR_PROGRAM_CACHE_SIZE"):
             limits()
+
+
+def test_jax_caches_are_cleared_once_per_cache_of_evictions(monkeypatch):
+    """jax keeps state per traced function that dropping an executable does not free:
+    a cache that has evicted as many programs as it keeps calls `churned` (the backend:
+    jax.clear_caches), and a held executable survives it."""
+    from lazyarr_xla import XlaBackend
+    from lazyarr_xla.memory_cache import ProgramCache
+    monkeypatch.setenv("LAZYARR_PROGRAM_CACHE_SIZE", "3")
+    calls = []
+    cache = ProgramCache(churned=lambda: calls.append(len(calls)))
+    for k in range(3 + 7):
+        cache.put(k, object())
+    assert cache.evictions == 7 and len(calls) == 2  # after 3 and 6 evictions
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    backend = XlaBackend("cpu")
+    (program, inputs), expected = _program(3)
+    kept = backend.compile(program, backend.signature(program, inputs))
+    cleared = []
+    monkeypatch.setattr(backend._compiled, "_churned", lambda: (jax.clear_caches(),
+                                                                 cleared.append(1)))
+    for n in range(4, 8):  # two evictions, kept's first
+        (other, other_inputs), _ = _program(n)
+        backend.compile(other, backend.signature(other, other_inputs))
+    assert backend._compiled.evictions == 2 and not cleared
+    for n in range(8, 10):
+        (other, other_inputs), _ = _program(n)
+        backend.compile(other, backend.signature(other, other_inputs))
+    assert backend._compiled.evictions == 4 and cleared == [1]
+    (last, last_inputs), last_expected = _program(9)
+    outputs, events, _ = backend.run(last, last_inputs)  # cached: jax's clearing kept it
+    numpy.testing.assert_allclose(numpy.asarray(outputs[0]), last_expected, rtol=1e-12)
+    assert events.compiles == 0

@@ -315,7 +315,7 @@ class XlaBackend:
             self._cache_devices = self.jax_device
         self._compiled = memory_cache.ProgramCache(
             size_of=lambda c: memory_cache.code_bytes(c._executable),
-            evicted=XlaCompiled._release)
+            evicted=XlaCompiled._release, churned=jax.clear_caches)
         self._compiling: dict[tuple, threading.Event] = {}
         self._op_by_op = None
         self._lock = threading.Lock()

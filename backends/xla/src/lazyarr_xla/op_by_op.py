@@ -39,7 +39,7 @@ class OpByOp:
         # bounded as the backend's program cache (`memory_cache`); an evicted one is
         # compiled again at its next use
         self._executables = memory_cache.ProgramCache(
-            size_of=lambda c: memory_cache.code_bytes(c._executable))
+            size_of=lambda c: memory_cache.code_bytes(c._executable), churned=jax.clear_caches)
         self._lock = threading.Lock()
 
     def devices(self) -> tuple[str, ...]:
