@@ -9,6 +9,11 @@ float precision of the transcendental results its value was computed from, where
 is narrower than its own: the precision of each transcendental call or power is
 NumPy's, as the program runs under NumPy (the branch of an `if` that NumPy takes), and
 it follows assignments (a variable reassigned without one loses it).
+
+The same pass finds the variables computed from a subnormal float32 or float64 value (a
+value read, a sub-expression's result or the result itself, under NumPy): XLA's CPU
+runtime reads and writes those as zero (FTZ/DAZ, documented in docs/semantics.md), so a
+difference in such a variable on a backend that flushes subnormals is that deviation.
 """
 
 from __future__ import annotations
@@ -69,8 +74,33 @@ def _targets(statement: ast.stmt) -> list[tuple[str, bool]]:
 def widths(program: list[str]) -> dict[str, int]:
     """For each variable at the end of `program` (run with NumPy): the narrowest
     precision, in bytes, of a transcendental result its value was computed from."""
+    return _follow(program)[0]
+
+
+def subnormal(program: list[str]) -> set[str]:
+    """The variables at the end of `program` computed from a subnormal float32 or
+    float64 value (under NumPy)."""
+    return _follow(program)[1]
+
+
+def _has_subnormal(value) -> bool:
+    try:
+        array = numpy.asarray(value)
+    except Exception:  # noqa: BLE001
+        return False
+    if array.dtype.kind == "c":
+        array = numpy.concatenate([array.real.ravel(), array.imag.ravel()])
+    if array.dtype not in (numpy.float32, numpy.float64):
+        return False
+    tiny = numpy.finfo(array.dtype).smallest_normal
+    magnitude = numpy.abs(array)
+    return bool(numpy.any((magnitude > 0) & (magnitude < tiny)))
+
+
+def _follow(program: list[str]) -> tuple[dict[str, int], set[str]]:
     ns: dict = {"np": numpy}
     taint: dict[str, int] = {}
+    flushed: set[str] = set()
     with numpy.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for text in program:
@@ -86,27 +116,53 @@ def widths(program: list[str]) -> dict[str, int]:
                                              "eval"), ns)
                         pending[:0] = statement.body if taken else statement.orelse
                         continue
-                    _step(statement, ns, taint)
+                    _step(statement, ns, taint, flushed)
                 except Exception:  # noqa: BLE001  (NumPy raised: the rest is not run)
                     break
-    return taint
+    return taint, flushed
 
 
-def _step(statement: ast.stmt, ns: dict, taint: dict[str, int]) -> None:
+def _evaluated(expression: ast.expr, ns: dict):
+    return eval(compile(ast.fix_missing_locations(ast.Expression(expression)),  # noqa: S307
+                        "<fuzz>", "eval"), ns)
+
+
+def _step(statement: ast.stmt, ns: dict, taint: dict[str, int], flushed: set[str]) -> None:
     found = []
     for expression in _transcendentals(statement):
         try:
-            value = eval(compile(ast.fix_missing_locations(ast.Expression(expression)),  # noqa: S307
-                                 "<fuzz>", "eval"), ns)
+            result = _evaluated(expression, ns)
         except Exception:  # noqa: BLE001  (the statement raises it too)
             continue
-        width = _width(value)
+        width = _width(result)
         if width is not None:
             found.append(width)
     value = getattr(statement, "value", None)  # what is written: its reads pass theirs on
     source = ast.unparse(statement if value is None else value)
-    found += [taint[n] for n in _NAME.findall(source) if n in taint]
+    reads = _NAME.findall(source)
+    found += [taint[n] for n in reads if n in taint]
+    tiny = any(n in flushed or _has_subnormal(ns.get(n)) for n in reads)
+    if isinstance(statement, ast.AugAssign) and not tiny:
+        try:  # the target as it is read (a `v[i]` included)
+            target = ast.parse(ast.unparse(statement.target), mode="eval").body
+            tiny = _has_subnormal(_evaluated(target, ns))
+        except Exception:  # noqa: BLE001  (the statement raises it too)
+            pass
+    for node in ast.walk(statement if value is None else value):
+        if tiny:
+            break
+        if isinstance(node, ast.Call | ast.BinOp | ast.UnaryOp | ast.Subscript) and \
+                not any(k.arg == "out" for k in getattr(node, "keywords", ())):
+            try:
+                tiny = _has_subnormal(_evaluated(node, ns))
+            except Exception:  # noqa: BLE001  (the statement raises it too)
+                continue
     exec(compile(ast.Module([statement], []), "<fuzz>", "exec"), ns)  # noqa: S102
+    for name, whole in _targets(statement):
+        if tiny or _has_subnormal(ns.get(name)):
+            flushed.add(name)
+        elif whole:
+            flushed.discard(name)
     narrowest = min(found, default=None)
     for name, whole in _targets(statement):
         if narrowest is not None:
