@@ -204,6 +204,11 @@ class Array:
         return int(value) if value is not None else self._convert(int)
 
     def __float__(self) -> float:
+        node = self._n
+        if type(node) is SmallLeaf and self._scalar and self._layout is None:
+            value = node.value  # (a 0-d NumPy array of NumPy's numeric dtypes)
+            if value.dtype.kind != "c":
+                return float(value[()])
         value = self._host_scalar()
         return float(value) if value is not None else self._convert(float)
 

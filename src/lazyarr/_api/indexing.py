@@ -21,8 +21,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _eager
-from .._graph import INPUT, computed
+from .. import _dtypes, _eager, _settings
+from .._array import small_array
+from .._graph import INPUT, SmallLeaf, computed
 from .._placement import host_array as host_buffer
 from .._shared import EXPORTED, buffer_if_exported
 from .._views import compose, replay, step
@@ -174,7 +175,7 @@ def _element(x, key):
     None where the general path reads it."""
     if not isinstance(x, Array):
         return None
-    node = x._node
+    node = x._n if x._layout is None and type(x._n) is SmallLeaf else x._node
     value = node.value
     if node.op is not INPUT or type(value) is not np.ndarray:
         return None
@@ -182,15 +183,22 @@ def _element(x, key):
     if type(key) is int:
         if len(shape) != 1:
             return None
-        key = (key,)
+        n = shape[0]
+        if not -n <= key < n:
+            raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
     elif len(key) != len(shape) or not all(type(k) is int for k in key):
         return None
-    if not _eager.enabled():
+    else:
+        for axis, (i, n) in enumerate(zip(key, shape)):
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    state = _eager.DECISION.state
+    if not (state[1] if state[0] is _settings.TOKEN[0] else _eager.enabled()):
         return None
-    for axis, (i, n) in enumerate(zip(key, shape)):
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-    return Array(computed(np.array(value[key])))
+    element = np.array(value[key])
+    # An element of NumPy's numeric dtypes is as small as an eager result (see SmallLeaf).
+    return small_array(element) if element.dtype.kind in "biufc" else \
+        Array(computed(element))
 
 
 def _basic_steps(x: Array, entries):
