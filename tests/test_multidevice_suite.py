@@ -21,7 +21,8 @@ SAMPLE = 6
 # One module per chapter of the API, plus views, mutation, printing and the scheduler.
 MODULES = ["creation", "elementwise", "reductions", "accumulate", "manipulation", "indexing",
            "selection", "sorting", "statistics", "linalg", "fft", "random", "mutation",
-           "views", "printing", "core", "io", "polynomial", "construction"]
+           "views", "printing", "core", "io", "polynomial", "manipulation_elements",
+           "index_arrays", "bit_packing", "windows"]
 # Tests that state single-device facts, not NumPy's semantics.
 SINGLE_DEVICE_FACTS = ["tests/test_core.py::test_metadata_is_known_without_computing"]  # .device == "cpu"
 
