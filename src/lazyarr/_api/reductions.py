@@ -790,7 +790,11 @@ def _nanvar(a, axis, dtype, ddof, keepdims, where, mean_value, func: str, out=No
                   astype(ew.subtract(x, mean_value), x.dtype))
     squares = ew.real(ew.multiply(d, ew.conjugate(d))) if _dtypes.is_complex(
         x.dtype) else ew.multiply(d, d)
-    total = _sum(squares, axis, dtype, keepdims, None, where, func)
+    acc = _out_loop("add", squares, dtype, out, func)  # summed into `out`, as NumPy's
+    reads_out(out, acc)
+    total = _sum(squares, axis, acc, keepdims, None, where, func)
+    if isinstance(out, Array):
+        total = cast_unsafe(total, out.dtype)
     dof = ew.subtract(wrap(reshape_node(count._node, total.shape)), ddof)
     result = _divide(total, dof)
     return ew.where_(ew.less_equal(dof, 0), wrap(scalar_node(np.nan, result.dtype)), result)

@@ -260,15 +260,18 @@ _METHODS = {
 }
 
 
-def _lerp(a: Array, b: Array, t, one_minus_t, upper) -> Array:
-    """numpy's _lerp: a + (b - a)·t, and b - (b - a)·(1 - t) where t >= 0.5."""
+def _lerp(a: Array, b: Array, t, one_minus_t, upper, dtype=None) -> Array:
+    """numpy's _lerp: a + (b - a)·t, and b - (b - a)·(1 - t) where t >= 0.5, the latter
+    computed in `dtype` (out's, where NumPy's subtract writes into `out`)."""
     diff = ew.subtract(b, a)
     low = ew.add(a, ew.multiply(diff, t))
-    high = ew.subtract(b, ew.multiply(diff, one_minus_t), dtype=low.dtype)
-    return ew.where_(upper, high, low)
+    dtype = low.dtype if dtype is None else dtype
+    high = ew.subtract(b, ew.multiply(diff, one_minus_t), dtype=dtype)
+    return ew.where_(upper, high, astype(low, dtype))
 
 
-def _quantile_sorted(s: Array, count, q: np.ndarray, method: str, weak_q: bool) -> Array:
+def _quantile_sorted(s: Array, count, q: np.ndarray, method: str, weak_q: bool,
+                     out_dtype=None) -> Array:
     """numpy's _quantile on `s`, sorted along axis 0 with NaN last. `count` is the
     number of values of each slice: s.shape[0] (a Python int), or an int64 array of
     the slices' non-NaN counts (the NaN variants). Result shape: q.shape + rest."""
@@ -311,7 +314,7 @@ def _quantile_sorted(s: Array, count, q: np.ndarray, method: str, weak_q: bool) 
         upper = ew.greater_equal(gamma64, 0.5)
     else:
         t, one_minus, upper = gamma, 1 - gamma, ew.greater_equal(gamma, 0.5)
-    return _lerp(lo, hi, t, one_minus, upper)
+    return _lerp(lo, hi, t, one_minus, upper, out_dtype)
 
 
 def _check_q(q, scale, func: str):
@@ -349,12 +352,17 @@ def _quantile_entry(a, q, axis, out, method, keepdims, weights, scale, nan: bool
                     func: str) -> Array:
     """The quantile functions' common entry; `out=` takes the result as NumPy's
     interpolation writes it, through add(..., out=out) (a same_kind cast)."""
-    result = _quantile(as_array(a), q, axis, method, keepdims, weights, scale, nan, func)
+    # quantile's interpolation writes into `out` (its upper half computed in out's
+    # dtype); nanquantile's is computed alone and then copied into `out`.
+    inexact_out = out.dtype if isinstance(out, Array) and _dtypes.is_inexact(out.dtype) \
+        and not nan else None
+    result = _quantile(as_array(a), q, axis, method, keepdims, weights, scale, nan, func,
+                       inexact_out)
     return write_out(out, result, func, ufunc="add")
 
 
 def _quantile(x: Array, q, axis, method, keepdims, weights, scale, nan: bool,
-              func: str) -> Array:
+              func: str, out_dtype=None) -> Array:
     if _dtypes.is_complex(x.dtype):
         raise TypeError(f"{func}: a must be an array of real numbers")
     qv, weak_q = _check_q(q, scale, func)
@@ -371,11 +379,11 @@ def _quantile(x: Array, q, axis, method, keepdims, weights, scale, nan: bool,
         s = _sorted_front(y, ax)
         if nan:
             count = red.sum(ew.logical_not(ew.isnan(s)), axis=0) if s.shape[0] else 0
-            result = _quantile_sorted(s, count, qv, method, weak_q)
+            result = _quantile_sorted(s, count, qv, method, weak_q, out_dtype)
             nothing = ew.equal(count, 0)
             return ew.where_(nothing, wrap(leaf(np.asarray(np.nan, result.dtype), (),
                                                 result.dtype)), result)
-        result = _quantile_sorted(s, s.shape[0], qv, method, weak_q)
+        result = _quantile_sorted(s, s.shape[0], qv, method, weak_q, out_dtype)
         if _dtypes.is_inexact(s.dtype):
             last = _at(s, 0, -1)
             result = astype(ew.where_(ew.isnan(last), last, result), result.dtype)
