@@ -87,7 +87,7 @@ def test_chains_of_views_write_through(a, data):
         with pytest.raises(ValueError, match="read-only"):
             last_la[...] = 1
         last_np.flags.writeable = last_la.flags.writeable = True
-    value = data.draw(elements(a.dtype, finite=True))
+    value = data.draw(elements(last_np.dtype, finite=True))  # (imag of complex: a real)
     last_np[...] = value
     last_la[...] = value
     for k, (e, v) in enumerate(zip(chain_np, chain_la)):

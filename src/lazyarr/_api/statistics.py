@@ -261,8 +261,7 @@ _METHODS = {
 
 
 def _lerp(a: Array, b: Array, t, one_minus_t, upper, dtype=None) -> Array:
-    """numpy's _lerp: a + (b - a)·t, and b - (b - a)·(1 - t) where t >= 0.5, the latter
-    computed in `dtype` (out's, where NumPy's subtract writes into `out`)."""
+    """numpy's _lerp: a + (b - a)·t; b - (b - a)·(1 - t) in `dtype` where t >= 0.5."""
     diff = ew.subtract(b, a)
     low = ew.add(a, ew.multiply(diff, t))
     dtype = low.dtype if dtype is None else dtype
@@ -351,9 +350,8 @@ def _check_method(method, weights, func: str) -> None:
 def _quantile_entry(a, q, axis, out, method, keepdims, weights, scale, nan: bool,
                     func: str) -> Array:
     """The quantile functions' common entry; `out=` takes the result as NumPy's
-    interpolation writes it, through add(..., out=out) (a same_kind cast)."""
-    # quantile's interpolation writes into `out` (its upper half computed in out's
-    # dtype); nanquantile's is computed alone and then copied into `out`.
+    interpolation writes it, through add(..., out=out) (a same_kind cast; its upper half
+    computed in out's dtype); nanquantile's is computed alone, then copied into `out`."""
     inexact_out = out.dtype if isinstance(out, Array) and _dtypes.is_inexact(out.dtype) \
         and not nan else None
     result = _quantile(as_array(a), q, axis, method, keepdims, weights, scale, nan, func,
