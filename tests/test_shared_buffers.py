@@ -112,10 +112,12 @@ def test_a_default_series_shares_memory_as_for_any_array_like():
     assert _values(x) == data.tolist() == [0, 1, 2, 3, 4, 0, 0, 0, 0, 0]
 
 
-def test_the_common_case_copies_nothing(backend):
+def test_the_common_case_copies_nothing(backend, compile_tier):
     """An export of a computed host buffer, reads of it, operations recorded on it and
     writes into it (an element, a slice, indices, a mask, pandas' own edits): no copy
-    of the buffer (lazyarr.stats()["shared_buffer_copies"]) and one memory throughout."""
+    of the buffer (lazyarr.stats()["shared_buffer_copies"]) and one memory throughout.
+    Compiled, so that on XLA the exported result is XLA's own buffer (the interpreter's
+    results are host buffers, exported without a copy)."""
     pd = pytest.importorskip("pandas")
     la.reset_stats()
     x = la.arange(float(N))
