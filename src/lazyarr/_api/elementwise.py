@@ -147,17 +147,8 @@ class ufunc:
                     if state[1] and state[0] is _TOKEN[0]:
                         value = state[2](self._np, node.value)
                         _COUNT[0] += 1
-                        if type(value) is not _ndarray:
-                            value = _asarray(value)
-                        node = _new(SmallLeaf)  # small_array(value), inline
-                        node.shape = shape = value.shape
-                        node.dtype = value.dtype
-                        node.value = value
-                        result = _new(Array)
-                        result._n = node
-                        result._layout = None
-                        result._scalar = not shape
-                        return result
+                        return small_array(value if type(value) is _ndarray
+                                           else _asarray(value))
                 result = eager_call(self._np, x, None, 1)
             elif type(args[0]) is Array:
                 result = eager_call(self._np, args[0], args[1])
@@ -233,8 +224,9 @@ def _int_fits(value: int, dtype: np.dtype) -> bool:
 # `SmallLeaf` nodes, whose type is the whole check of an operand in the next
 # operation. An array shared with NumPy (`_shared`) needs no snapshot here, as NumPy's
 # call reads its buffer now, as NumPy would (its owner's node is the buffer's leaf);
-# views are left to the general path. Profiled on `x = x + 1e-4 * (np.cos(x) - x)` over 10 elements: what is
-# left beyond NumPy's calls is one frame per operation and one for the result's handle.
+# views are left to the general path. Profiled on `x = x + 1e-4 * (np.cos(x) - x)` over
+# 10 elements: what is left beyond NumPy's calls is one frame per operation and one for
+# the result's handle (`small_array`).
 _ndarray = np.ndarray
 _asarray = np.asarray
 _float, _int = builtins.float, builtins.int
@@ -244,7 +236,6 @@ _COUNT = _eager.COUNT
 _DECISION = _eager.DECISION
 _TOKEN = _settings.TOKEN
 _refresh = _eager.refresh
-_new = object.__new__
 
 
 def small_value(node):
@@ -312,16 +303,7 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                     value = _asarray(value)
                 elif t is Array and value.size > _MAX:  # broadcast: NumPy's, not small
                     return Array(computed(value))
-                # small_array(value), inline: the cost of every operator
-                node = _new(SmallLeaf)
-                node.shape = shape = value.shape
-                node.dtype = value.dtype
-                node.value = value
-                result = _new(Array)
-                result._n = node
-                result._layout = None
-                result._scalar = not shape
-                return result
+                return small_array(value)
         t = type(other)
         if t is Array or t is _float or t is _int:
             state = _DECISION.state
