@@ -86,7 +86,7 @@ def subnormal(program: list[str]) -> set[str]:
 def _has_subnormal(value) -> bool:
     try:
         array = numpy.asarray(value)
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001  (not array-like: holds no subnormal)
         return False
     if array.dtype.kind == "c":
         array = numpy.concatenate([array.real.ravel(), array.imag.ravel()])
