@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import os
 import threading
 import warnings
@@ -28,6 +29,9 @@ from . import _interrupts, _settings, backend_api
 
 ENTRY_POINT_GROUP = "lazyarr.backends"
 DEFAULT_ORDER = ("xla", "numpy")
+# Accelerator plugins of jax: with one installed, the default device may not be the CPU.
+ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
+                       "jax_rocm7_plugin", "libtpu", "jax_plugins")
 
 
 # The protocol itself is the public backend API's (`lazyarr.backend_api.Backend`).
@@ -227,6 +231,22 @@ def use_backend(name: str, **options):
     finally:
         _selection.stack.pop()
         _settings.changed()
+
+
+def default_is_cpu() -> bool:
+    """Whether the default device of a backend selected without one is the CPU:
+    JAX_PLATFORMS=cpu, or no accelerator plugin of jax installed."""
+    if os.environ.get("JAX_PLATFORMS", "").strip().lower() == "cpu":
+        return True
+    return not accelerator_installed()
+
+
+@functools.cache
+def accelerator_installed() -> bool:
+    """Whether a jax accelerator plugin is installed (looked up once: each lookup scans
+    sys.path, 0.1-0.5 ms for the six names, which every flush paid while XLA was not
+    loaded)."""
+    return any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
 
 
 def device_of(node) -> str:

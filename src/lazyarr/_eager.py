@@ -24,9 +24,6 @@ selection changed (`_settings.TOKEN`): checking it costs two attribute lookups.
 from __future__ import annotations
 
 import contextvars
-import functools
-import importlib.util
-import os
 import threading
 
 import numpy as np
@@ -35,8 +32,6 @@ from . import _backend, _settings
 
 MAX_ELEMENTS = 4096  # past this, fusing (and compiling a repeating loop) may pay
 COUNT = [0]          # operations computed eagerly (stats()["eager_ops"])
-ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
-                       "jax_rocm7_plugin", "libtpu", "jax_plugins")
 
 
 class _Decision(threading.local):
@@ -85,7 +80,7 @@ def _decide(name, options) -> bool:
     device = str(options.get("device") or "")
     if device:
         return device.split(":")[0] == "cpu" and "*" not in device
-    return _no_accelerator()
+    return _backend.default_is_cpu()
 
 
 def _interprets(backend) -> bool:
@@ -94,18 +89,6 @@ def _interprets(backend) -> bool:
         return backend.name == "numpy" if hasattr(backend, "name") else False
     return str(getattr(backend, "device", "")) == "cpu"
 
-
-def _no_accelerator() -> bool:
-    if os.environ.get("JAX_PLATFORMS", "").strip().lower() == "cpu":
-        return True
-    return not _accelerator_installed()
-
-
-@functools.cache
-def _accelerator_installed() -> bool:
-    """Whether a jax accelerator plugin is installed (looked up once: each lookup scans
-    sys.path)."""
-    return any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
 
 
 def count() -> int:

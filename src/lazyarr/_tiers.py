@@ -32,7 +32,6 @@ The first tier's runs are counted as "interpreted_runs" or "op_by_op_runs".
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -192,9 +191,6 @@ def interprets_first(backend) -> bool:
             and "*" not in str(backend.device))
 
 
-# Accelerator plugins of jax: with one installed, the default device may not be the CPU.
-ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin",
-                       "jax_rocm7_plugin", "libtpu", "jax_plugins")
 _loading: dict[tuple, threading.Thread] = {}
 DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
 
@@ -268,13 +264,10 @@ def _load_quietly(name, options) -> None:
 
 
 def _cpu_only(options: dict) -> bool:
-    import importlib.util
     device = str(options.get("device") or "")
     if device:
         return device.split(":")[0] == "cpu"
-    if os.environ.get("JAX_PLATFORMS", "").strip().lower() == "cpu":
-        return True
-    return not any(importlib.util.find_spec(m) for m in ACCELERATOR_MODULES)
+    return _backend.default_is_cpu()
 
 
 def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult:
