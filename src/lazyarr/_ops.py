@@ -505,7 +505,46 @@ def _einsum_shape(shapes, subscripts):
 @primitive("einsum", _einsum_shape, _same_dtype)
 def _einsum(*xs, subscripts):
     # NumPy's default path: an optimized path may factor sums and change NaN/inf results.
+    # A large product of two float operands goes through BLAS, as NumPy's matmul, dot
+    # and tensordot do (einsum's own loop was 3x slower on a 4096x512 @ 512x512).
+    if len(xs) == 2 and xs[0].dtype.kind in "fc" and xs[0].dtype.itemsize >= 4:
+        blas = _blas_product(xs[0], xs[1], subscripts)
+        if blas is not None:
+            return blas
     return np.einsum(subscripts, *xs)
+
+
+BLAS_MIN_PRODUCTS = 1 << 16  # below this, einsum's loop beats tensordot's set-up
+
+
+def _blas_product(a, b, subscripts):
+    """`np.einsum(subscripts, a, b)` as a matrix product (np.tensordot, or np.matmul over
+    batch axes), or None where it is not one: a letter repeated within a term, a summed
+    letter missing from one operand (einsum would factor it out), batch letters not laid
+    out as matmul's leading axes, or too few products for BLAS to pay."""
+    ins, _, out = subscripts.partition("->")
+    ta, tb = ins.split(",")
+    if len(set(ta)) != len(ta) or len(set(tb)) != len(tb):
+        return None
+    summed = [c for c in ta if c in tb and c not in out]
+    if not summed or any(c not in ta or c not in tb for c in set(ta + tb) - set(out)):
+        return None
+    sizes = dict(zip(ta, a.shape)) | dict(zip(tb, b.shape))
+    if math.prod(sizes.values()) < BLAS_MIN_PRODUCTS:
+        return None
+    batch = [c for c in out if c in ta and c in tb]
+    if not batch:
+        result = np.tensordot(a, b, axes=([ta.index(c) for c in summed],
+                                          [tb.index(c) for c in summed]))
+        done = [c for c in ta if c not in summed] + [c for c in tb if c not in summed]
+        order = [done.index(c) for c in out]
+        return result if order == sorted(order) else np.ascontiguousarray(result.transpose(order))
+    lead = "".join(batch)
+    if not (ta.startswith(lead) and tb.startswith(lead) and out.startswith(lead)
+            and len(summed) == 1 and ta[-1] == summed[0] and tb[len(lead)] == summed[0]
+            and len(ta) == len(tb) == len(lead) + 2 and out == lead + ta[-2] + tb[-1]):
+        return None
+    return np.matmul(a, b)
 
 
 def size_of(shape: Shape) -> int:
