@@ -385,6 +385,20 @@ def test_convolve_correlate(name, data):
 
 
 @pytest.mark.parametrize("name", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", ["valid", "same", "full"])
+def test_convolve_correlate_non_finite_values_at_the_edges(name, mode):
+    """NumPy sums only the terms where the operands overlap: a NaN or an infinity of v
+    never meets the zeros a convolution pads a with (np.convolve([0, 0, 0, 0],
+    [0, 0, nan], "same")[0] is 0)."""
+    a = np.array([0.0, 1.0, -2.0, np.inf, 0.0, 3.0, -np.inf, np.nan, 5.0])
+    for v in ([0.0, 0.0, np.nan], [np.inf, 1.0, 0.0], [1.0, -np.inf], [2.0, 0.0, -np.inf, 1.0],
+              [np.inf, np.inf, 1.0, -1.0, 0.0]):
+        for dtype in (np.float64, np.float32):
+            check_function(name, a.astype(dtype), np.array(v, dtype), mode=mode)
+            check_function(name, np.zeros(4, dtype), np.array(v, dtype), mode=mode)
+
+
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
 @pytest.mark.parametrize("args,kwargs", [
     ((1, [1, 2]), {}), (([1, 2], [1, 2]), dict(mode="x")), (([1, 2], []), {}),
     (([], [1, 2]), {}), (([[1, 2]], [1]), {}), (([1, 2], [1, 2]), dict(mode=3))])

@@ -332,22 +332,63 @@ def _iota(shape, dtype, axis):
     return lax.broadcasted_iota(dtype, shape, axis)
 
 
-def _correlate(a, v, mode):
-    """lazyarr's "correlate" (no conjugation) as XLA's convolution, which is a
-    cross-correlation: a padded by n_left on the left, so the output has its length."""
+# The class of a product term's operands (zero, positive, negative finite, +inf, -inf,
+# NaN) decides whether the term is +inf (0), -inf (1), NaN (2) or finite (-1).
+_TERMS = np.array([[-1, -1, -1, 2, 2, 2], [-1, -1, -1, 0, 1, 2], [-1, -1, -1, 1, 0, 2],
+                   [2, 0, 1, 0, 1, 2], [2, 1, 0, 1, 0, 2], [2, 2, 2, 2, 2, 2]])
+_TERM_OF = np.stack([(_TERMS == o).astype(np.float32) for o in range(3)])  # (3, a, v)
+
+
+def _classes(x):
+    """(6, n): each element's class, one-hot."""
+    finite = jnp.isfinite(x)
+    return jnp.stack([x == 0, finite & (x > 0), finite & (x < 0), x == jnp.inf,
+                      x == -jnp.inf, jnp.isnan(x)]).astype(x.dtype)
+
+
+def _correlate_real(a, v, mode):
+    """out[k] = sum_j a[k + j - n_left] v[j] over the j where a's index is in range, as
+    XLA's convolution (a cross-correlation) of a padded with zeros on both sides, so the
+    output has its length. A padding zero times a non-finite v[j] would be a NaN term
+    that NumPy's sum never has (np.convolve([0, 0, 0, 0], [0, 0, nan], "same")[0] is
+    0): where v holds one, the finite terms are convolved on their own and each output's
+    count of +inf, -inf and NaN terms (one convolution of the operands' one-hot classes;
+    padding is in no class) says what the sum of the rest is."""
     n1, n2 = a.shape[0], v.shape[0]
     n_left = (0, n2 // 2, n2 - 1)[mode]
     length = (n1 - n2 + 1, n1, n1 + n2 - 1)[mode]
     padding = [(n_left, length - n1 - n_left + n2 - 1)]
 
-    def real(x, y):
-        out = lax.conv_general_dilated(x[None, None, :], y[None, None, :], (1,), padding,
-                                       precision=lax.Precision.HIGHEST)
-        return out[0, 0]
+    def conv(x, y):
+        return lax.conv_general_dilated(x[None], y, (1,), padding,
+                                        precision=lax.Precision.HIGHEST)[0]
+
+    def plain(a, v):
+        return conv(a[None], v[None, None])[0]
+
+    def careful(a, v):
+        zero = jnp.zeros((), a.dtype)
+        finite = conv(jnp.where(jnp.isfinite(a), a, zero)[None],
+                      jnp.where(jnp.isfinite(v), v, zero)[None, None])[0]
+        terms = jnp.einsum("oac,cj->oaj", jnp.asarray(_TERM_OF, a.dtype), _classes(v))
+        plus, minus, nan = conv(_classes(a), terms) > 0
+        inf = jnp.asarray(np.inf, a.dtype)
+        out = jnp.where(plus, finite + inf, jnp.where(minus, finite - inf, finite))
+        return jnp.where(nan | (plus & minus), jnp.asarray(np.nan, a.dtype), out)
+    if mode == 0:  # no padding
+        return plain(a, v)
+    return lax.cond(jnp.all(jnp.isfinite(v)), plain, careful, a, v)
+
+
+def _correlate(a, v, mode):
+    """lazyarr's "correlate" (no conjugation); complex as four real correlations."""
     if jnp.iscomplexobj(a):
         ar, ai, vr, vi = jnp.real(a), jnp.imag(a), jnp.real(v), jnp.imag(v)
+
+        def real(x, y):
+            return _correlate_real(x, y, mode)
         return lax.complex(real(ar, vr) - real(ai, vi), real(ar, vi) + real(ai, vr))
-    return real(a, v)
+    return _correlate_real(a, v, mode)
 
 
 def _take(x, indices, axis):
