@@ -51,38 +51,89 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     then the reshape that drops it), and a slice whose start has been seen to move
     (`x[i:i+k]` in a loop, see `_moving`), are emitted as a "dynamic_slice" whose
     position is one more runtime input, placed after the leaves' inputs (so
-    `_sole_owner_inputs` still lines up with them), so that the key does not hold it."""
-    slot: dict[int, int] = {}
-    inputs, input_specs, pending = [], [], []
+    `_sole_owner_inputs` still lines up with them), so that the key does not hold it.
+
+    One pass over `order` writes the structure with provisional operand references (a
+    leaf's input position, or ~k for the k-th pending node); a structure seen before
+    (every iteration of a loop after the first) gives back its program's instructions,
+    checks and key (`_programs`), built once."""
+    slot: dict[Node, int] = {}  # (nodes compare by identity)
+    inputs, input_specs, pending, structure, slices, reads = [], [], [], [], [], set()
     for node in order:
-        if node.op is INPUT:
-            slot[id(node)] = len(inputs)
+        op = node.op
+        if op is INPUT:
+            slot[node] = len(inputs)
             inputs.append(node.value)
             input_specs.append((node.shape, node.dtype))
+            continue
+        operands = node.inputs
+        count = len(operands)
+        if count == 1:
+            refs = (slot[operands[0]],)
+        elif count == 2:
+            refs = (slot[operands[0]], slot[operands[1]])
         else:
-            pending.append(node)
+            refs = tuple([slot[i] for i in operands])
+        slot[node] = ~len(pending)
+        if op is SLICE:
+            slices.append(len(pending))
+        elif op is RESHAPE and _cuts_to_one(operands[0]):
+            reads.add(operands[0])
+        pending.append(node)
+        structure.append((op, node.attrs, node.shape, node.dtype, refs))
     # Other slices to length 1 (np.roll's wrapped edge, stencils) do not vary in a loop,
     # and static offsets compile and run faster.
-    reads = {id(n.inputs[0]) for n in pending if n.op is RESHAPE and _cuts_to_one(n.inputs[0])}
-    emitted = []  # per pending node: op, attrs, extra input slots
     seen: dict[tuple, int] = {}
-    for node in pending:
-        if id(node) in reads or (node.op is SLICE and _moving(node, seen)):
-            emitted.append((DYNAMIC_SLICE, _read_attrs(node), (len(inputs),)))
+    for k in slices:
+        node = pending[k]
+        if node in reads or _moving(node, seen):
+            structure[k] = (DYNAMIC_SLICE, _read_attrs(node), node.shape, node.dtype,
+                            structure[k][4] + (len(inputs),))
             starts = _lowest_starts(node)
             inputs.append(starts)
             input_specs.append((starts.shape, starts.dtype))
-        else:
-            emitted.append((node.op, node.attrs, ()))
-    instructions = []
-    for k, (node, (op, attrs, extra)) in enumerate(zip(pending, emitted), len(inputs)):
-        slot[id(node)] = k
-        instructions.append(Instruction(op, tuple([slot[id(i)] for i in node.inputs]) + extra,
-                                        attrs, node.shape, node.dtype))
-    out_slots = tuple([slot[id(n)] for n in outputs])
-    input_specs, instructions = tuple(input_specs), tuple(instructions)
-    return Program(input_specs, instructions, out_slots, (input_specs, instructions, out_slots),
-                   tuple([n.site for n in pending])), inputs
+    written = (tuple(input_specs), tuple(structure), tuple([slot[n] for n in outputs]))
+    known = _programs.get(written)
+    if known is None:
+        known = _programs[written] = _program(*written)
+        if len(_programs) > MAX_PROGRAMS:
+            del _programs[next(iter(_programs))]
+    return Program(known.input_specs, known.instructions, known.outputs, known.key,
+                   tuple([n.site for n in pending]), known.checks), inputs
+
+
+class ProgramKey(tuple):
+    """A `Program.key` that is hashed once: the tiers, the interpreter's plans and the
+    backends' caches look it up at every flush, and a linearized structure seen before
+    gives back the same key object, so those lookups compare it by identity (hashing a
+    237-instruction key of lbm took 10 us, comparing two equal ones 40 us)."""
+
+    def __hash__(self):
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = value = tuple.__hash__(self)
+            return value
+
+    def __reduce__(self):  # (a hash is not valid in another process: not pickled)
+        return ProgramKey, (tuple(self),)
+
+
+# Programs by linearized structure (see `linearize`), the oldest dropped past the bound.
+_programs: dict[tuple, Program] = {}
+MAX_PROGRAMS = 1024
+
+
+def _program(input_specs: tuple, structure: tuple, outputs: tuple) -> Program:
+    """The program of a structure written by `linearize` (without sites): provisional
+    references made slots, runtime inputs first, then one slot per instruction."""
+    base = len(input_specs)
+    instructions = tuple([Instruction(op, tuple([r if r >= 0 else base + ~r for r in refs]),
+                                      attrs, shape, dtype)
+                          for op, attrs, shape, dtype, refs in structure])
+    outputs = tuple([r if r >= 0 else base + ~r for r in outputs])
+    return Program(input_specs, instructions, outputs,
+                   ProgramKey((input_specs, instructions, outputs)))
 
 
 # The starts last seen per slice (by the user's line, input and output shapes, steps and
@@ -361,7 +412,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         _raise_if_failed(order)
     program, inputs = linearize(order, roots)
     backend = _tiers.backend_for_flush(program)
-    owned = _sole_owner_inputs(order, inputs) if getattr(backend, "donates", False) else None
+    owned = _sole_owner_inputs(order, inputs, program) if getattr(backend, "donates", False) else None
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     background = events["background_compile_seconds"]
@@ -484,27 +535,43 @@ def _name_the_check(exc: BaseException, program) -> None:
             return
 
 
-def _sole_owner_inputs(order: list[Node], inputs: list) -> frozenset[int]:
+def _sole_owner_inputs(order: list[Node], inputs: list, program: Program) -> frozenset[int]:
     """Positions of the inputs whose buffer nothing outside this program can see: the
     leaf node is held only by this program's pending nodes (no handle, no other pending
     graph) and its buffer only by the leaf (no NumPy view, no user reference). A backend
     may reuse ("donate") such a buffer for an output: `x = x * a + b` in a loop then
     needs no second buffer."""
-    uses: dict[int, int] = {}
-    for node in order:
-        for child in node.inputs:
-            uses[id(child)] = uses.get(id(child), 0) + 1
+    uses = _leaf_uses(program)
     owned, position = [], 0
     for node in order:
-        if node.is_computed:
+        if node.op is INPUT:
             # Holders we know of: the consumers' input tuples, `order`, this loop's
             # variable and getrefcount's argument; for the buffer: the node, `inputs`
             # and the argument.
-            if (sys.getrefcount(node) == uses.get(id(node), 0) + 3
+            if (sys.getrefcount(node) == uses[position] + 3
                     and sys.getrefcount(inputs[position]) == 3):
                 owned.append(position)
             position += 1
     return frozenset(owned)
+
+
+_uses: dict = {}  # program key -> per input slot, how many operands read it
+
+
+def _leaf_uses(program: Program) -> list[int]:
+    """Per runtime input of `program`, how many instruction operands read it (a leaf
+    read twice by one instruction counts twice): the structure's, kept by its key."""
+    uses = _uses.get(program.key)
+    if uses is None:
+        uses = [0] * len(program.input_specs)
+        for ins in program.instructions:
+            for i in ins.inputs:
+                if i < len(uses):
+                    uses[i] += 1
+        if len(_uses) >= MAX_PROGRAMS:
+            _uses.clear()
+        _uses[program.key] = uses
+    return uses
 
 
 # The local signature of the node the last cut was made at: the main thread's here,

@@ -258,25 +258,32 @@ def _human(nbytes: int) -> str:
 
 def topological_order(roots: Iterable[Node]) -> list[Node]:
     """Pending nodes reachable from `roots` (computed nodes included as leaves), inputs
-    before the nodes that use them. Iterative post-order DFS."""
+    before the nodes that use them: the post-order of a depth-first walk taking inputs
+    left to right. Iterative: a stack of (node, iterator over its inputs)."""
     order: list[Node] = []
-    seen: set[int] = set()
+    seen: set[Node] = set()  # (nodes compare by identity)
+    add, append = seen.add, order.append
     for root in roots:
-        if id(root) in seen:
+        if root in seen:
             continue
-        stack = [(root, False)]
+        add(root)
+        if not root.inputs:
+            append(root)
+            continue
+        stack = [(root, iter(root.inputs))]
+        push, pop = stack.append, stack.pop
         while stack:
-            node, expanded = stack.pop()
-            if expanded:
-                order.append(node)
-                continue
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.append((node, True))
-            for child in reversed(node.inputs):
-                if id(child) not in seen:
-                    stack.append((child, False))
+            node, children = stack[-1]
+            for child in children:
+                if child not in seen:
+                    add(child)
+                    if child.inputs:  # walked first; this node's other inputs after it
+                        push((child, iter(child.inputs)))
+                        break
+                    append(child)
+            else:
+                pop()
+                append(node)
     return order
 
 
