@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from .. import _dispatch, _dtypes, _shared
+from .. import _dispatch, _dtypes, _eager, _shared
 from .._array import Array
 from .common import full_node, raise_casting_error, write_out
 from . import elementwise as _ew
@@ -395,8 +395,9 @@ def _ordering(ufunc_name: str, compare):
                                               and operand.dtype == dtype
                                               and not _dtypes.is_bool(self.dtype)):
                 x = _ew.astype(self, dtype)
-                y = _ew.astype(_ew.as_array(np.array(other, dtype)) if python else operand,
-                               dtype)
+                # (a Python float past complex64's range is inf, without NumPy's warning)
+                y = _ew.astype(_ew.as_array(_eager.call(np.array, other, dtype)) if python
+                               else operand, dtype)
                 xr, xi, yr, yi = _ew.real(x), _ew.imag(x), _ew.real(y), _ew.imag(y)
                 return getattr(_ew, strict)(xr, yr) | (_ew.equal(xr, yr) &
                                                        getattr(_ew, last)(xi, yi))
