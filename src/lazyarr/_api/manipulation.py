@@ -600,9 +600,27 @@ def flipud(m):
 
 def _roll_axis(node, axis: int, offset: int):
     """`node` rolled by `offset` (0 < offset < n) along `axis`: tail then head."""
-    n = node.shape[axis]
-    return apply("concatenate", slice_node(node, axis, n - offset, n),
-                 slice_node(node, axis, 0, n - offset), axis=axis)
+    shape = node.shape
+    cut = shape[axis] - offset
+    zeros, ones = (0,) * len(shape), (1,) * len(shape)
+    tail = apply("slice", node, starts=zeros[:axis] + (cut,) + zeros[axis + 1:], stops=shape,
+                 steps=ones)
+    head = apply("slice", node, starts=zeros, stops=shape[:axis] + (cut,) + shape[axis + 1:],
+                 steps=ones)
+    return apply("concatenate", tail, head, axis=axis)
+
+
+def _roll_shifts(x, shift, axis) -> dict:
+    """{axis: total shift} for NumPy's broadcast pairs of `shift` and `axis`."""
+    shift = host(shift)  # a shift is a static slice position
+    axes = tuple(normalize_axis(ax, x.ndim, "roll") for ax in int_tuple(axis, "axis", "roll"))
+    pairs = np.broadcast(np.asarray(shift, dtype=object), np.asarray(axes, dtype=object))
+    if pairs.ndim > 1:
+        raise ValueError("roll: 'shift' and 'axis' should be scalars or 1D sequences")
+    shifts = dict.fromkeys(range(x.ndim), 0)
+    for sh, ax in pairs:
+        shifts[ax] += int(sh)
+    return shifts
 
 
 @export
@@ -612,14 +630,10 @@ def roll(a, shift, axis=None):
     x = as_array(a)
     if axis is None:
         return reshape(roll(ravel(x), shift, 0), x.shape)
-    shift = host(shift)  # a shift is a static slice position
-    axes = tuple(normalize_axis(ax, x.ndim, "roll") for ax in int_tuple(axis, "axis", "roll"))
-    pairs = np.broadcast(np.asarray(shift, dtype=object), np.asarray(axes, dtype=object))
-    if pairs.ndim > 1:
-        raise ValueError("roll: 'shift' and 'axis' should be scalars or 1D sequences")
-    shifts = dict.fromkeys(range(x.ndim), 0)
-    for sh, ax in pairs:
-        shifts[ax] += int(sh)
+    if type(shift) is int and type(axis) is int:  # the common case, without np.broadcast
+        shifts = {normalize_axis(axis, x.ndim, "roll"): shift}
+    else:
+        shifts = _roll_shifts(x, shift, axis)
     node = x._node
     for ax, offset in shifts.items():
         offset %= x.shape[ax] or 1
