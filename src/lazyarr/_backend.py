@@ -118,10 +118,18 @@ _instances: dict[tuple, Backend] = {}
 _lock = threading.Lock()
 
 
+def _key(name: str, options: dict) -> tuple:
+    """A backend instance's key in `_instances`: its name and sorted options."""
+    return (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                               for k, v in options.items())) if options else ())
+
+
 def load(name: str, **options) -> Backend:
     """The backend `name` with `options` (e.g. device="gpu"), created once and reused."""
-    key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                              for k, v in options.items())))
+    key = _key(name, options)
+    instance = _instances.get(key)  # (created: no lock; the tiers ask at every flush)
+    if instance is not None:
+        return instance
     with _lock, _interrupts.deferred():  # Ctrl-C mid-import would leave jax half-made
         if key not in _instances:
             # Importing a backend's libraries (jax) draws from NumPy's global
@@ -182,9 +190,7 @@ def loaded() -> Backend | None:
     name, options = selected()
     if name is None:
         return None
-    key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                              for k, v in options.items())))
-    return _instances.get(key)
+    return _instances.get(_key(name, options))
 
 
 def load_selected(name: str | None, options: dict) -> Backend:

@@ -179,23 +179,28 @@ class Events:
     extra: dict = field(default_factory=dict)  # a backend's own counters, by name
 
     def add(self, other: "Events") -> "Events":
+        # (on the instances' dicts: getattr and setattr per counter were 2 us a flush)
+        mine, theirs = self.__dict__, other.__dict__
         for name in _EVENT_COUNTERS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name, value in other.extra.items():
-            self.extra[name] = self.extra.get(name, 0) + value
+            mine[name] += theirs[name]
+        if other.extra:
+            for name, value in other.extra.items():
+                self.extra[name] = self.extra.get(name, 0) + value
         return self
 
     def counts(self) -> dict:
         """The non-zero counters (run_seconds excluded: the scheduler times runs)."""
-        out = {name: getattr(self, name) for name in _EVENT_COUNTERS
-               if name != "run_seconds" and getattr(self, name)}
-        out.update({k: v for k, v in self.extra.items() if v})
+        mine = self.__dict__
+        out = {name: mine[name] for name in _COUNTED if mine[name]}
+        if self.extra:
+            out.update({k: v for k, v in self.extra.items() if v})
         return out
 
 
 # Events' counters, named once: dataclasses.fields() at every flush cost 5-10 us of it
 # (cProfile of a cached one-operation flush: 22 calls of dataclasses' generator).
 _EVENT_COUNTERS = tuple(f.name for f in dataclasses.fields(Events) if f.name != "extra")
+_COUNTED = tuple(name for name in _EVENT_COUNTERS if name != "run_seconds")
 
 
 class RunResult(NamedTuple):
