@@ -83,6 +83,23 @@ def test_single_primitive_executables_are_cached(xla, monkeypatch):
     assert runner.cached() == before + 2
 
 
+def test_single_primitive_executables_are_kept_on_disk(xla, monkeypatch, tmp_path):
+    """A second process (here: a fresh runner) loads them from the disk cache instead of
+    compiling them again, as it does whole programs."""
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(tmp_path))
+    la.set_tier("opbyop")
+    host = numpy.arange(9.0).reshape(3, 3)
+    first = numpy.asarray(la.exp(la.asarray(host)) * 2.0 - 1.0)
+    assert la.stats()["op_by_op_compiles"] >= 2
+    monkeypatch.setattr(xla, "_op_by_op", None)  # a new runner: an empty memory cache
+    la.reset_stats()
+    again = numpy.asarray(la.exp(la.asarray(host)) * 2.0 - 1.0)
+    numpy.testing.assert_array_equal(again, first)
+    stats = la.stats()
+    assert stats.get("op_by_op_compiles", 0) == 0 and stats["op_by_op_disk_hits"] >= 2
+    assert stats["compiles"] == 0
+
+
 def _programs(np):
     """A representative set: elementwise with scalars, reductions, matmul, views and
     slices, fancy indexing, writes, sorting, cumulative sums, where, concatenation,

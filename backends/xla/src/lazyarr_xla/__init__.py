@@ -460,11 +460,14 @@ class XlaBackend:
                       for i, x in enumerate(inputs))
         return ShardedSignature(scalars, donated, specs, self.placement.identity)
 
-    def lookup(self, program, signature: Signature, disk: bool = True) -> Lookup:
-        """The executable for `program` from memory, else (with `disk`) from the disk
-        cache, without compiling; None if neither has it."""
+    def lookup(self, program, signature: Signature, disk: bool = True,
+               cache: memory_cache.ProgramCache | None = None) -> Lookup:
+        """The executable for `program` from memory (`cache`, by default the program
+        cache), else (with `disk`) from the disk cache, without compiling; None if
+        neither has it."""
         key = (program.key, signature)
-        compiled = self._compiled.get(key)
+        cache = self._compiled if cache is None else cache
+        compiled = cache.get(key)
         if compiled is not None:
             return Lookup(compiled, Events(memory_cache_hits=1))
         events = Events(memory_cache_misses=1)
@@ -482,16 +485,19 @@ class XlaBackend:
         prepare(program)
         compiled = XlaCompiled(program, signature, executable, checked, self,
                                Events(compile_seconds=time.perf_counter() - start))
-        return Lookup(self._compiled.put(key, compiled), events)
+        return Lookup(cache.put(key, compiled), events)
 
-    def compile(self, program, signature: Signature) -> XlaCompiled:
-        """Compile `program` for `signature` and keep it (memory and disk). Thread-safe:
-        it may run on a background thread while the program runs elsewhere; a second
-        caller for the same program waits for the first one's executable."""
+    def compile(self, program, signature: Signature,
+                cache: memory_cache.ProgramCache | None = None) -> XlaCompiled:
+        """Compile `program` for `signature` and keep it (in `cache`, by default the
+        program cache, and on disk). Thread-safe: it may run on a background thread while
+        the program runs elsewhere; a second caller for the same program waits for the
+        first one's executable."""
         key = (program.key, signature)
+        cache = self._compiled if cache is None else cache
         while True:
             with self._lock:
-                held = self._compiled.get(key)
+                held = cache.get(key)
                 if held is not None:
                     return held
                 pending = self._compiling.get(key)
@@ -505,7 +511,7 @@ class XlaBackend:
             if name:
                 disk_cache.store(name, key,
                                  (compiled._executable, compiled._checked, self._cache_devices))
-            return self._compiled.put(key, compiled)
+            return cache.put(key, compiled)
         finally:
             with self._lock:
                 del self._compiling[key]
