@@ -147,7 +147,15 @@ MAX_TRACKED_SLICES = 4096
 
 
 def _slice_site(node: Node) -> tuple:
-    return node.site, node.inputs[0].shape, node.shape, dict(node.attrs)["steps"]
+    return node.site, node.inputs[0].shape, node.shape, _attr(node, "steps")
+
+
+def _attr(node: Node, name: str):
+    """The value of `node`'s attribute `name` (a few pairs: no dict built)."""
+    for key, value in node.attrs:
+        if key == name:
+            return value
+    raise KeyError(name)
 
 
 def _moving(node: Node, seen: dict) -> bool:
@@ -159,7 +167,7 @@ def _moving(node: Node, seen: dict) -> bool:
     key = site + (rank,)
     if key in _moving_slices:
         return True
-    starts = dict(node.attrs)["starts"]
+    starts = _attr(node, "starts")
     last = _slice_starts.get(key)
     if last is None:
         if len(_slice_starts) >= MAX_TRACKED_SLICES:
@@ -178,22 +186,25 @@ def _moving(node: Node, seen: dict) -> bool:
 
 def _cuts_to_one(node: Node) -> bool:
     """Whether `node` is a slice that cuts an axis to length 1."""
-    return node.op is SLICE and any(n == 1 < m for n, m in zip(node.shape,
-                                                               node.inputs[0].shape))
+    if node.op is not SLICE:
+        return False
+    for n, m in zip(node.shape, node.inputs[0].shape):  # (a loop: no generator to make)
+        if n == 1 < m:
+            return True
+    return False
 
 
 def _read_attrs(node: Node) -> tuple:
     """A slice's attributes as "dynamic_slice" takes them: its sizes and steps."""
-    return (("sizes", node.shape), ("steps", dict(node.attrs)["steps"]))
+    return (("sizes", node.shape), ("steps", _attr(node, "steps")))
 
 
 def _lowest_starts(node: Node) -> np.ndarray:
     """A slice's starts as "dynamic_slice" takes them: per axis, the lowest index read
     (for a negative step, the last element selected)."""
-    attrs = dict(node.attrs)
     return np.array([0 if n == 0 else a if c > 0 else a + (n - 1) * c
-                     for a, c, n in zip(attrs["starts"], attrs["steps"], node.shape)],
-                    dtype=np.int64)
+                     for a, c, n in zip(_attr(node, "starts"), _attr(node, "steps"),
+                                        node.shape)], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------
@@ -599,10 +610,6 @@ def _head(node: Node) -> tuple:
     return (node.op.name, attrs, node.shape, node.dtype)
 
 
-def _over(value: int, limit: int | None, factor: int = 1) -> bool:
-    return limit is not None and value > factor * limit
-
-
 def bound(node: Node) -> None:
     """Evaluate `node` now if the pending graph behind it has grown past a bound: its
     chain depth, or its group's node count or result bytes.
@@ -623,16 +630,21 @@ def bound(node: Node) -> None:
             and (MAX_PENDING_NODES is None or group.nodes <= MAX_PENDING_NODES) \
             and (MAX_PENDING_BYTES is None or group.nbytes <= MAX_PENDING_BYTES):
         return
-    deep = _over(node.depth, MAX_PENDING_DEPTH)
+    # Past one (every node while a cut waits for its place): no call until the head.
+    depth, most_deep, most_nodes, most_bytes = (node.depth, MAX_PENDING_DEPTH,
+                                                MAX_PENDING_NODES, MAX_PENDING_BYTES)
+    deep = most_deep is not None and depth > most_deep
     # The bytes behind `node`: a single huge result is no reason to cut.
     behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)
-    large = _over(group.nodes, MAX_PENDING_NODES) or _over(behind, MAX_PENDING_BYTES)
+    large = ((most_nodes is not None and group.nodes > most_nodes)
+             or (most_bytes is not None and behind > most_bytes))
     if not (deep or large):
         return
     if large and _cut_inputs(node):
         return
-    forced = (_over(node.depth, MAX_PENDING_DEPTH, 2) or _over(group.nodes, MAX_PENDING_NODES, 2)
-              or _over(behind, MAX_PENDING_BYTES, 2))
+    forced = ((most_deep is not None and depth > 2 * most_deep)
+              or (most_nodes is not None and group.nodes > 2 * most_nodes)
+              or (most_bytes is not None and behind > 2 * most_bytes))
     main = threading.current_thread() is threading.main_thread()
     last = _last_cut if main else getattr(_cuts, "signature", None)
     # The node's own head first: the whole signature (dozens of tuples three levels
