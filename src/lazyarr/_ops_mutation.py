@@ -41,10 +41,12 @@ def _written_dtype(values: int, positions: int):
 
 def _region(starts, lengths, steps) -> tuple:
     """The slices that select `lengths` elements from `starts` by `steps`."""
-    def one(start, n, step):
+    region = []
+    # (as Python ints, in a loop: the interpreter runs this at every write of a loop body)
+    for start, n, step in zip(np.asarray(starts).tolist(), lengths, steps):
         stop = start + n * step
-        return slice(start, None if stop < 0 else stop, step)
-    return tuple(one(int(a), n, c) for a, n, c in zip(starts, lengths, steps))
+        region.append(slice(start, None if stop < 0 else stop, step))
+    return tuple(region)
 
 
 @primitive("update_slice", _update_slice_shape, _written_dtype(values=1, positions=2))
@@ -76,8 +78,12 @@ def _dynamic_slice(x, starts, sizes, steps):
     """x[lo:lo+span:step] per axis, reversed where the step is negative, where `lo`
     (from `starts`, an int64 vector input) is the lowest index the slice touches (for
     a negative step, the last element selected) and `span` covers `sizes` elements."""
-    window = x[tuple(slice(lo, lo + span(n, c)) for lo, n, c in zip(starts, sizes, steps))]
-    return window[tuple(slice(None, None, step) for step in steps)]
+    window = x[tuple([slice(lo, lo + span(n, c))
+                      for lo, n, c in zip(np.asarray(starts).tolist(), sizes, steps)])]
+    for step in steps:
+        if step != 1:
+            return window[tuple([slice(None, None, c) for c in steps])]
+    return window
 
 
 def span(n: int, step: int) -> int:
