@@ -220,7 +220,9 @@ def track(handle) -> None:
     """Register `handle` with the group of its (pending) node."""
     group = handle._n.group
     if group is not None:
-        group.root().handles[id(handle)] = weakref.ref(handle)
+        if group.parent is not group:  # (a root already, mostly: no call)
+            group = group.root()
+        group.handles[id(handle)] = weakref.ref(handle)
 
 
 def _sharing_roots(requested: list[Node]) -> list[Node]:
@@ -423,7 +425,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         _raise_if_failed(order)
     program, inputs = linearize(order, roots)
     backend = _tiers.backend_for_flush(program)
-    owned = _sole_owner_inputs(order, inputs, program) if getattr(backend, "donates", False) else None
+    owned = (_sole_owner_inputs(order, inputs, program) if getattr(backend, "donates", False)
+             else None)
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     background = events["background_compile_seconds"]
@@ -438,7 +441,9 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     if backend is _tiers.interpreter() and _backend.loaded() is None:
         _tiers.interpreted_before_load(program, seconds)
     STATS.flush_seconds += seconds
-    events.update(ran.counts())
+    counts = ran.counts()
+    if counts:  # (none on most runs: Counter.update is Python code)
+        events.update(counts)
     _observe.flushed(STATS, cause, program, seconds, events["compiles"] - compiles,
                      events["compile_seconds"] - compile_seconds,
                      events["background_compile_seconds"] - background)
