@@ -48,6 +48,9 @@ def xla(backend, monkeypatch):
     if backend != "xla":
         pytest.skip("op-by-op execution is the XLA backend's")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    # a fresh runner: under LAZYARR_TEST_TIER=opbyop the worker's has run every test
+    # before this one, and its cache is full (its size is bounded)
+    monkeypatch.setattr(_backend.current(), "_op_by_op", None)
     la.set_eager(False)  # small programs too run on the tiers
     monkeypatch.setattr(_flush, "_last_cut", None)
     _tiers.reset()
