@@ -187,10 +187,13 @@ def selected() -> tuple[str | None, dict]:
 def loaded() -> Backend | None:
     """The backend the next flush uses if it is loaded already, else None (nothing is
     loaded here)."""
-    name, options = selected()
-    if name is None:
-        return None
-    return _instances.get(_key(name, options))
+    return instance(*selected())
+
+
+def instance(name: str | None, options: dict) -> Backend | None:
+    """Backend `name` with `options` if it is loaded already, else None (as `loaded`,
+    for a selection read already: each reads LAZYARR_BACKEND, a microsecond)."""
+    return None if name is None else _instances.get(_key(name, options))
 
 
 def load_selected(name: str | None, options: dict) -> Backend:

@@ -208,10 +208,10 @@ def backend_for_flush(program=None):
     pay for loading it and compiling (`Policy.pays`, with `LOAD_S` in the estimate), or
     an interpreted run alone did. A script of one-off
     programs (a loop whose shapes shrink) never imports jax; no flush waits for it."""
-    backend = _backend.loaded()
+    name, options = _backend.selected()
+    backend = _backend.instance(name, options)
     if backend is not None:
         return backend
-    name, options = _backend.selected()
     if name == "numpy" or tier() != "auto" or not _cpu_only(options):
         return _backend.current()
     key = (name, tuple(sorted(options.items())))
