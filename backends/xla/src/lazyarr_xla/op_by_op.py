@@ -91,7 +91,10 @@ class OpByOp:
         single_ins = (Instruction(ins.op, tuple(range(n)), ins.attrs, ins.shape, ins.dtype),)
         sites = (program.sites[k],) if k < len(program.sites) else ()
         single = Program(specs, single_ins, (n,), (specs, single_ins, (n,)), sites)
-        signature = self._backend.signature(single, args)
+        # every operand passed as an array, host scalars too: one executable whichever
+        # of them a program holds as host scalars (a whole program packs its scalars
+        # into one vector per dtype, to save transfers a single primitive hardly has)
+        signature = self._backend.signature(single, ())
         key = (single.key, signature)
         executable = self._executables.get(key)
         if executable is None:
