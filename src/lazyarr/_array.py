@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from . import _backend, _dtypes, _flush, _interop, _shared
+from . import _backend, _dtypes, _eager, _flush, _interop, _shared
 from ._errors import user_stacklevel
 from ._graph import INPUT, Node, SmallLeaf, leaf
 from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, replay,
@@ -369,12 +369,20 @@ class Array:
         """Make `node` (this array's shape and dtype) this array's value; a view passes
         it on to its owner, and every other view of the owner sees it."""
         layout = self._layout
+        # A small write into small computed buffers is made at once (see `_eager`: a
+        # copy of the owner, as the interpreter's would be), so the next operations
+        # can be eager too; not into a buffer shared with NumPy (`_shared` writes it).
+        settle = not _shared.EXPORTED
         if layout is not None and layout.base is not None:
             owner = layout.base
             owner._n = push_back(owner._n, layout.steps_from(owner._n), node)
+            if settle:
+                _eager.settle(owner._n)
             # a strided view's elements may alias: it reads the owner's result again
             layout.seen = None if gathers(layout.steps) else owner._n
             _flush.track(owner)
+        if settle and node.op is not INPUT:
+            _eager.settle(node)
         self._n = node
         _flush.track(self)
         _flush.bound(self._owner()._n)

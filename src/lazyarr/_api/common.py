@@ -16,8 +16,6 @@ from .._array import Array
 from .._errors import user_stacklevel
 from .._graph import INPUT, Node, apply, check_size, leaf
 from .._interop import NotLazy
-from .._ops import OPS
-from .._views import VIEW_OPS
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
 
@@ -33,45 +31,11 @@ def wrap(node: Node, scalar: bool = True) -> Array:
     array is one NumPy would allocate: one it could not is NumPy's error here."""
     if node.op is not INPUT:
         check_size("result", node.shape, node.dtype)
-        if node.op not in _VIEWS and _eager_inputs(node) and _eager.enabled():
-            _compute_now(node)
+        if _eager.settle(node):
             return Array(node, scalar)
     result = Array(node, scalar)
     _flush.bound(node)
     return result
-
-
-_VIEWS = frozenset(OPS[name] for name in VIEW_OPS)
-
-
-def _eager_inputs(node: Node) -> bool:
-    """Whether `node` is small and every input is a small computed NumPy buffer. (Views
-    are left pending: a view handle finds its owner through them.)"""
-    size = 1
-    for n in node.shape:
-        size *= n
-    if size > _eager.MAX_ELEMENTS:
-        return False
-    for child in node.inputs:
-        if child.op is not INPUT or type(child.value) is not np.ndarray \
-                or child.value.size > _eager.MAX_ELEMENTS:
-            return False
-    return True
-
-
-def _compute_now(node: Node) -> None:
-    """Compute `node` with its reference implementation, as the interpreter would, and
-    make it a computed leaf (see `_eager`). The reference raises NumPy's error here."""
-    value = _eager.call(node.op.ref, *[child.value for child in node.inputs],
-                        **dict(node.attrs))
-    if type(value) is not np.ndarray:
-        value = np.asarray(value)
-    if value.shape != node.shape or value.dtype != node.dtype:
-        raise AssertionError(f"lazyarr internal error: eager {node.op.name} gave "
-                             f"{value.shape} {value.dtype}; its rules said {node.shape} "
-                             f"{node.dtype}")
-    _eager.COUNT[0] += 1
-    node.set_value(value)
 
 
 def as_array(obj, dtype=None) -> Array:

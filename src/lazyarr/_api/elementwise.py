@@ -336,11 +336,8 @@ def fast_call(self: ufunc, args):
             node = a._n if a._layout is None and not EXPORTED else a._node
             types.append(node.dtype)  # a write never changes the dtype
             nodes.append(node)
-            if eager:
-                value = node.value
-                if node.op is not INPUT or type(value) is not np.ndarray \
-                        or value.size > _eager.MAX_ELEMENTS:
-                    eager = False
+            if eager and node.op is not INPUT and node.op not in _VIEW_CHAIN:
+                eager = False  # (computed buffers and views of them: `_eager.host_value`)
         elif t is builtins.float or t is builtins.complex:
             types.append(t)
             nodes.append(None)
@@ -369,8 +366,11 @@ def fast_call(self: ufunc, args):
             if type(a) is builtins.int and not _int_fits(a, dt):
                 return None  # NumPy's OverflowError (or exact comparison): general path
     state = _DECISION.state
-    if eager and (state[1] if state[0] is _TOKEN[0] else _eager.enabled()):
-        value = _eager.call(_in_loop_dtypes, self._np, args, loop, nodes)
+    if eager:
+        eager = (state[1] if state[0] is _TOKEN[0] else _eager.enabled()) and \
+            _eager_operands(nodes)
+    if eager:
+        value = _eager.call(_in_loop_dtypes, self._np, args, loop, eager)
         if type(value) is not np.ndarray:
             value = np.asarray(value)
         if value.dtype != loop[self.nin]:
@@ -408,16 +408,34 @@ def fast_call(self: ufunc, args):
     return result
 
 
-def _in_loop_dtypes(npfunc, args, loop, nodes):
-    """`npfunc` of `args` as the interpreter calls it: every operand in the loop's dtype
-    (a Python scalar as a NumPy scalar of it: passed as it is, NumPy may pick another
-    loop)."""
+_VIEW_CHAIN = _eager._VIEW_CHAIN
+_host_value = _eager.host_value
+
+
+def _eager_operands(nodes):
+    """The operands' NumPy values for the eager path (None for a Python scalar), or
+    False where one is neither a small computed buffer nor a few views of one."""
     values = []
-    for a, dt, node in zip(args, loop, nodes):
+    for node in nodes:
         if node is None:
+            values.append(None)
+        else:
+            value = _host_value(node, _MAX)
+            if value is None:
+                return False
+            values.append(value)
+    return values
+
+
+def _in_loop_dtypes(npfunc, args, loop, operands):
+    """`npfunc` of `args` as the interpreter calls it: every operand (its NumPy value in
+    `operands`, None for a Python scalar) in the loop's dtype (a Python scalar as a
+    NumPy scalar of it: passed as it is, NumPy may pick another loop)."""
+    values = []
+    for a, dt, value in zip(args, loop, operands):
+        if value is None:
             values.append(dt.type(a))
         else:
-            value = node.value
             values.append(value if value.dtype == dt else value.astype(dt))
     return npfunc(*values)
 
