@@ -1,7 +1,8 @@
 """The differential suite with each of the other execution tiers forced (the suite
 itself runs every program compiled: conftest's LAZYARR_TEST_TIER=compile). A second
 pytest run per tier, on both built-in backends: the scheduler's own tests in full and
-a sample of every chapter. The whole suite runs the same way by hand:
+a sample of every chapter. The whole suite runs the same way by hand (auto, interpret
+or opbyop; README.md says how long each took):
 
     LAZYARR_TEST_TIER=interpret python -m pytest -n 2 tests/
 """
