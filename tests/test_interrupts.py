@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import json, os, signal, sys, threading, time
 import numpy
+# Python's own Ctrl-C handling, as in a terminal: a shell's background job (a suite run
+# with `&`) starts its processes with SIGINT ignored, and Python then installs none.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 where = sys.argv[1]
 main = threading.get_ident()
 
@@ -124,6 +127,18 @@ def test_ctrl_c_raises_once_and_leaves_everything_usable(tmp_path, where, tier, 
         assert got["backend"], "lazyarr fell back from XLA after the interrupt"
 
 
+@pytest.fixture
+def python_sigint():
+    """Python's default SIGINT handler for the test (see SCRIPT), which lazyarr's next
+    block replaces with its own; then the handler and lazyarr's state from before."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    installed, _interrupts._deferral.installed = _interrupts._deferral.installed, False
+    yield
+    signal.signal(signal.SIGINT, before)
+    _interrupts._deferral.installed = installed
+
+
+@pytest.mark.usefixtures("python_sigint")
 def test_the_deferral_raises_at_the_end_and_a_second_ctrl_c_at_once():
     ran = []
     with pytest.raises(KeyboardInterrupt):
