@@ -158,6 +158,22 @@ def test_large_and_pending_inputs_stay_lazy():
     assert not _computed(small + pending)
 
 
+def test_small_windows_of_a_large_computed_array_are_read_in_place():
+    """`x[s:s + k].mean()` on a large computed `x` (a moving window): the view is read
+    as NumPy's view of the buffer and the reduction computed at once; a window past the
+    bound stays lazy."""
+    host = np.random.default_rng(2).normal(size=_eager.MAX_ELEMENTS * 3)
+    x = la.asarray(host)
+    la.reset_stats()
+    with la.count_flushes() as flushes:
+        means = [x[s:s + 4096].mean() for s in range(0, host.size - 4096, 2048)]
+    assert flushes.count == 0 and all(_computed(m) for m in means)
+    assert la.stats()["eager_ops"] >= len(means)
+    np.testing.assert_array_equal([float(m) for m in means],
+                                  [host[s:s + 4096].mean() for s in range(0, host.size - 4096, 2048)])
+    assert not _computed(x[:_eager.MAX_ELEMENTS + 1].sum())
+
+
 def test_eager_results_equal_the_interpreters(monkeypatch):
     """The same operations recorded and flushed on the interpreter give the same bits."""
     rng = np.random.default_rng(1)

@@ -122,12 +122,13 @@ _MAX_CHAIN = 4
 
 
 def host_value(node, limit: int):
-    """The NumPy value of `node` when it is a computed NumPy buffer of at most `limit`
-    elements, or a chain of at most a few pending view primitives over one (computed
-    now by their references); else None."""
+    """The NumPy value of `node` when it has at most `limit` elements and is a computed
+    NumPy buffer, or a chain of at most a few pending view primitives over one of any
+    size (computed now by their references: a window `x[s:s + k]` of a large computed
+    `x` is read in place); else None."""
     chain = None
     while node.op is not INPUT:
-        if node.op not in _VIEW_CHAIN:
+        if node.op not in _VIEW_CHAIN or _size(node.shape) > limit:  # (a reshape may copy)
             return None
         if chain is None:
             chain = [node]
@@ -137,12 +138,19 @@ def host_value(node, limit: int):
             chain.append(node)
         node = node.inputs[0]
     value = node.value
-    if type(value) is not np.ndarray or value.size > limit:
+    if type(value) is not np.ndarray or (chain is None and value.size > limit):
         return None
     if chain is not None:
         for view in reversed(chain):
             value = view.op.ref(value, **dict(view.attrs))
     return value
+
+
+def _size(shape: tuple) -> int:
+    size = 1
+    for n in shape:
+        size *= n
+    return size
 
 
 _VIEW_OPS = frozenset(OPS[name] for name in VIEW_OPS)
@@ -156,11 +164,8 @@ def settle(node):
     here. Returns whether it was computed."""
     if node.op is INPUT or node.op in _VIEW_OPS:
         return False
-    size = 1
-    for n in node.shape:
-        size *= n
     limit = MAX_ELEMENTS
-    if size > limit:
+    if _size(node.shape) > limit:
         return False
     values = []
     for child in node.inputs:
