@@ -504,7 +504,8 @@ def test_the_docs_link_only_inside_the_repository():
 
 def test_the_demo_prints_what_the_readme_says(backend, compile_tier):
     """README: the demo prints its results, then its flushes by cause (most of them size
-    cuts, two reads for the prints) and how many programs were compiled."""
+    cuts, two reads for the prints), how many programs were compiled and how many small
+    operations computed at once."""
     demo = os.path.join(os.path.dirname(PAGE), os.pardir, "examples", "demo.py")
     done = subprocess.run([sys.executable, demo], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "LAZYARR_BACKEND": backend,
@@ -514,9 +515,9 @@ def test_the_demo_prints_what_the_readme_says(backend, compile_tier):
     last = done.stdout.splitlines()[-1]
     found = re.fullmatch(r"lazyarr: (\d+) recorded operations ran in (\d+) flushes "
                          r"\(2 read, (\d+) size\); (\d+) programs compiled, 0 loaded from "
-                         r"the disk cache", last)
+                         r"the disk cache; (\d+) small operations computed at once", last)
     assert found, last
-    operations, flushes, cuts, compiles = map(int, found.groups())
+    operations, flushes, cuts, compiles, _eager_ops = map(int, found.groups())
     assert operations > 3000 and flushes == cuts + 2 and cuts > 10
     # On the CPU the tiers interpret the cuts first and compile the repeating one in the
     # background: how many compiles finish before the end depends on the machine.
