@@ -118,15 +118,16 @@ _instances: dict[tuple, Backend] = {}
 _lock = threading.Lock()
 
 
-def _key(name: str, options: dict) -> tuple:
-    """A backend instance's key in `_instances`: its name and sorted options."""
+def instance_key(name: str, options: dict) -> tuple:
+    """A backend instance's key (in `_instances`, and the tiers' background loads): its
+    name and sorted options."""
     return (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                for k, v in options.items())) if options else ())
 
 
 def load(name: str, **options) -> Backend:
     """The backend `name` with `options` (e.g. device="gpu"), created once and reused."""
-    key = _key(name, options)
+    key = instance_key(name, options)
     instance = _instances.get(key)  # (created: no lock; the tiers ask at every flush)
     if instance is not None:
         return instance
@@ -193,7 +194,7 @@ def loaded() -> Backend | None:
 def instance(name: str | None, options: dict) -> Backend | None:
     """Backend `name` with `options` if it is loaded already, else None (as `loaded`,
     for a selection read already: each reads LAZYARR_BACKEND, a microsecond)."""
-    return None if name is None else _instances.get(_key(name, options))
+    return None if name is None else _instances.get(instance_key(name, options))
 
 
 def load_selected(name: str | None, options: dict) -> Backend:

@@ -146,6 +146,21 @@ def host_value(node, limit: int):
     return value
 
 
+def host_values(nodes, limit: int = MAX_ELEMENTS) -> list | None:
+    """`host_value` of each of `nodes` (None, a Python scalar's place, stays None), or
+    None where one has none."""
+    values = []
+    for node in nodes:
+        if node is None:
+            values.append(None)
+            continue
+        value = host_value(node, limit)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
 def _size(shape: tuple) -> int:
     size = 1
     for n in shape:
@@ -164,16 +179,10 @@ def settle(node):
     here. Returns whether it was computed."""
     if node.op is INPUT or node.op in _VIEW_OPS:
         return False
-    limit = MAX_ELEMENTS
-    if _size(node.shape) > limit:
+    if _size(node.shape) > MAX_ELEMENTS or not enabled():
         return False
-    values = []
-    for child in node.inputs:
-        value = host_value(child, limit)
-        if value is None:
-            return False
-        values.append(value)
-    if not enabled():
+    values = host_values(node.inputs)
+    if values is None:
         return False
     value = call(node.op.ref, *values, **dict(node.attrs))
     if type(value) is not np.ndarray:

@@ -214,7 +214,7 @@ def backend_for_flush(program=None):
         return backend
     if name == "numpy" or tier() != "auto" or not _cpu_only(options):
         return _backend.current()
-    key = (name, tuple(sorted(options.items())))
+    key = _backend.instance_key(name, options)
     fallback = interpreter()  # before the load below holds the backends' lock
     global DEFERRED_FLUSHES
     with _lock:

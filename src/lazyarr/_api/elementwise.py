@@ -337,7 +337,7 @@ def fast_call(self: ufunc, args):
             types.append(node.dtype)  # a write never changes the dtype
             nodes.append(node)
             if eager and node.op is not INPUT and node.op not in _VIEW_CHAIN:
-                eager = False  # (computed buffers and views of them: `_eager.host_value`)
+                eager = False  # (computed buffers and views of them: `_eager.host_values`)
         elif t is builtins.float or t is builtins.complex:
             types.append(t)
             nodes.append(None)
@@ -368,7 +368,7 @@ def fast_call(self: ufunc, args):
     state = _DECISION.state
     if eager:
         eager = (state[1] if state[0] is _TOKEN[0] else _eager.enabled()) and \
-            _eager_operands(nodes)
+            _eager.host_values(nodes)
     if eager:
         value = _eager.call(_in_loop_dtypes, self._np, args, loop, eager)
         if type(value) is not np.ndarray:
@@ -409,22 +409,6 @@ def fast_call(self: ufunc, args):
 
 
 _VIEW_CHAIN = _eager._VIEW_CHAIN
-_host_value = _eager.host_value
-
-
-def _eager_operands(nodes):
-    """The operands' NumPy values for the eager path (None for a Python scalar), or
-    False where one is neither a small computed buffer nor a few views of one."""
-    values = []
-    for node in nodes:
-        if node is None:
-            values.append(None)
-        else:
-            value = _host_value(node, _MAX)
-            if value is None:
-                return False
-            values.append(value)
-    return values
 
 
 def _in_loop_dtypes(npfunc, args, loop, operands):
