@@ -49,7 +49,7 @@ import numpy as np
 
 from . import _backend, _settings
 from ._graph import INPUT
-from ._ops import OPS
+from ._ops import OPS, size_of
 from ._views import VIEW_OPS
 
 MAX_ELEMENTS = 32768  # see the docstring: measured, past this recording pays
@@ -128,7 +128,7 @@ def host_value(node, limit: int):
     `x` is read in place); else None."""
     chain = None
     while node.op is not INPUT:
-        if node.op not in _VIEW_CHAIN or _size(node.shape) > limit:  # (a reshape may copy)
+        if node.op not in _VIEW_CHAIN or size_of(node.shape) > limit:  # (a reshape may copy)
             return None
         if chain is None:
             chain = [node]
@@ -161,13 +161,6 @@ def host_values(nodes, limit: int = MAX_ELEMENTS) -> list | None:
     return values
 
 
-def _size(shape: tuple) -> int:
-    size = 1
-    for n in shape:
-        size *= n
-    return size
-
-
 _VIEW_OPS = frozenset(OPS[name] for name in VIEW_OPS)
 
 
@@ -179,7 +172,7 @@ def settle(node):
     here. Returns whether it was computed."""
     if node.op is INPUT or node.op in _VIEW_OPS:
         return False
-    if _size(node.shape) > MAX_ELEMENTS or not enabled():
+    if size_of(node.shape) > MAX_ELEMENTS or not enabled():
         return False
     values = host_values(node.inputs)
     if values is None:
