@@ -6,7 +6,9 @@ only when a value is needed. See docs/architecture.md.
 
 This module only assembles the namespace: the chapters register their functions in
 `_api.NAMESPACES`, `_api.namespace.NAMES` holds the other names, `_api.methods`
-attaches Array's methods, and `array_api` gives `Array.__array_namespace__`.
+attaches Array's methods. Submodules that few scripts use (random, testing, array_api and
+distributed) are imported on first use, by `__getattr__`, as NumPy imports
+numpy.random and numpy.testing.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from ._api import methods as _methods  # noqa: F401  (attaches Array's methods)
 from ._api.namespace import NAMES as _NAMES
 from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
 # lazyarr.random and lazyarr.testing are imported on first use (see __getattr__), as
-# NumPy imports numpy.random and numpy.testing: 70 ms of `import lazyarr` otherwise.
+# NumPy imports numpy.random and numpy.testing: 70 ms of `import lazyarr` otherwise;
+# so are array_api (2 ms: a wrapped copy of the namespace; `Array.__array_namespace__`
+# imports it) and distributed.
 # Issue 11's surface (before array_api copies the namespace): the rest of ndarray's
 # methods, lazy stride and index tricks, NumPy's own objects where nothing computes,
 # numba/jax registration on their import.
@@ -48,8 +52,6 @@ _NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgri
               ogrid=_index_tricks.ogrid)
 # NumPy's own types, constants and helpers, where nothing computes:
 _numpy_own.install(_sys.modules[__name__], _NAMES, _NAMESPACES[""])
-from . import array_api  # noqa: F401  (lazyarr.array_api, Array.__array_namespace__)
-from . import distributed  # noqa: F401  (lazyarr.distributed: several processes)
 
 __version__ = "0.1.0"
 
@@ -70,7 +72,7 @@ def __getattr__(name: str):
     return _numpy_own.module(name)
 
 
-_LAZY_SUBMODULES = ("random", "testing")
+_LAZY_SUBMODULES = ("random", "testing", "array_api", "distributed")
 
 
 def __dir__():

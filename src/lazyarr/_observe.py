@@ -16,7 +16,6 @@ kind) is the recompile reason, kept per line and printed by `report()`.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import types
@@ -30,11 +29,13 @@ CATEGORIES = ("flush", "compile", "cut", "fallback", "transfer")
 CUT_CAUSES = frozenset({"size"})  # flushes the scheduler made itself, to bound a graph
 PROGRAMS_KEPT = 8  # per line: the compiled programs a new compile is compared with
 
-logger = logging.getLogger("lazyarr")
+# logging's levels; logging itself (2 ms of `import lazyarr` with what it imports:
+# traceback, string) is imported at the first record or `set_log`, by `_logger`.
+INFO, WARNING = 20, 30
 
 _enabled: frozenset = frozenset()
 _long_compile_seconds: float | None = 2.0
-_handler: logging.Handler | None = None
+_handler = None  # lazyarr's stderr handler on the "lazyarr" logger, once installed
 _KEEP = object()
 
 
@@ -79,26 +80,31 @@ def parse_seconds(spec) -> float | None:
     return seconds
 
 
-class _StderrHandler(logging.StreamHandler):
-    """Writes to whatever `sys.stderr` is at the time (as logging's last resort does),
-    and only while the application has configured no handler of its own on the root
-    logger: then lazyarr's records go to the application's handlers alone."""
+def _stderr_handler():
+    """A logging handler that writes to whatever `sys.stderr` is at the time (as
+    logging's last resort does), and only while the application has configured no
+    handler of its own on the root logger: then lazyarr's records go to the
+    application's handlers alone."""
+    import logging  # noqa: PLC0415  (the standard library; see INFO)
 
-    def __init__(self):
-        super().__init__()
-        self.setFormatter(logging.Formatter("lazyarr: %(message)s"))
+    class StderrHandler(logging.StreamHandler):
+        def __init__(self):
+            super().__init__()
+            self.setFormatter(logging.Formatter("lazyarr: %(message)s"))
 
-    @property
-    def stream(self):
-        return sys.stderr
+        @property
+        def stream(self):
+            return sys.stderr
 
-    @stream.setter
-    def stream(self, _):
-        pass
+        @stream.setter
+        def stream(self, _):
+            pass
 
-    def emit(self, record):
-        if not logging.getLogger().handlers:
-            super().emit(record)
+        def emit(self, record):
+            if not logging.getLogger().handlers:
+                super().emit(record)
+
+    return StderrHandler()
 
 
 def set_log(categories=_KEEP, *, long_compile_seconds=_KEEP):
@@ -115,17 +121,21 @@ def set_log(categories=_KEEP, *, long_compile_seconds=_KEEP):
                else parse_seconds(long_compile_seconds))
     _enabled, _long_compile_seconds = enabled, seconds
     if enabled:
-        _install_handler()
-        if logger.level == logging.NOTSET or logger.level > logging.INFO:
-            logger.setLevel(logging.INFO)
+        logger = _logger()
+        if logger.level == 0 or logger.level > INFO:  # NOTSET, or above INFO
+            logger.setLevel(INFO)
     return previous
 
 
-def _install_handler() -> None:
+def _logger():
+    """The "lazyarr" logger, with lazyarr's stderr handler installed on first use."""
     global _handler
+    import logging  # noqa: PLC0415  (the standard library; see INFO)
+    logger = logging.getLogger("lazyarr")
     if _handler is None:
-        _handler = _StderrHandler()
+        _handler = _stderr_handler()
         logger.addHandler(_handler)
+    return logger
 
 
 def log_categories() -> tuple[str, ...]:
@@ -136,8 +146,7 @@ def log_categories() -> tuple[str, ...]:
 def configure_from_environment() -> None:
     """`LAZYARR_LOG` and `LAZYARR_LONG_COMPILE` at import: a bad value warns (naming
     the valid ones) and is ignored, rather than making `import lazyarr` fail. The
-    stderr handler is installed either way, for the long-compile warning."""
-    _install_handler()
+    stderr handler is installed with the first record (the long-compile warning)."""
     for variable, keyword in (("LAZYARR_LOG", "categories"),
                               ("LAZYARR_LONG_COMPILE", "long_compile_seconds")):
         value = os.environ.get(variable)
@@ -210,8 +219,8 @@ def _program_size(program) -> str:
     return (f"{n} operation{'s' if n != 1 else ''}, {k} input{'s' if k != 1 else ''}")
 
 
-def _emit(category: str, site, message: str, level: int = logging.INFO) -> None:
-    logger.log(level, message, extra={"lazyarr_event": category,
+def _emit(category: str, site, message: str, level: int = INFO) -> None:
+    _logger().log(level, message, extra={"lazyarr_event": category,
                                       "lazyarr_site": site_name(site)})
 
 
@@ -267,7 +276,7 @@ def compiled(stats, program, seconds: float, site=None, count: int = 1,
         _emit("compile", site, f"compiling a program of {_program_size(program)} for "
                                f"{short_name(site)} took {seconds:.1f} s (the pause was "
                                f"lazyarr's; threshold {threshold:g} s, see set_log)",
-              logging.WARNING)
+              WARNING)
 
 
 def fell_back(stats, name: str) -> None:

@@ -12,6 +12,7 @@ bytes (a `bitcast` step), written through to the owner as NumPy's is.
 
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 import pickle
@@ -320,10 +321,18 @@ def __delitem__(self, key):
     raise ValueError("cannot delete array elements")
 
 
+def __array_namespace__(self, api_version=None):
+    """The Array API standard's namespace, `lazyarr.array_api`, imported at the first
+    call (its wrapped copy of the namespace is 2 ms of `import lazyarr`); its import
+    puts its own `__array_namespace__` in this one's place."""
+    return importlib.import_module("lazyarr.array_api._standard").namespace(api_version)
+
+
 def install() -> None:
     for f in (argsort, take, searchsorted, argpartition, compress, choose, partition,
               resize, tobytes, tofile, dumps, dump, view, byteswap, getfield, setfield,
-              __round__, __hash__, __delitem__, __buffer__, __jax_array__):
+              __round__, __hash__, __delitem__, __buffer__, __jax_array__,
+              __array_namespace__):
         setattr(Array, f.__name__, f)
     for name in ("trunc", "floor", "ceil"):
         setattr(Array, f"__{name}__", _scalar_protocol(name))
