@@ -19,6 +19,7 @@ import contextlib
 import functools
 import importlib.util
 import os
+import sys
 import threading
 import warnings
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _interrupts, _settings, backend_api
+from ._metadata import entry_points  # importlib.metadata's, read without importing it
 
 ENTRY_POINT_GROUP = "lazyarr.backends"
 DEFAULT_ORDER = ("xla", "numpy")
@@ -36,13 +38,6 @@ ACCELERATOR_MODULES = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plu
 
 # The protocol itself is the public backend API's (`lazyarr.backend_api.Backend`).
 Backend = backend_api.Backend
-
-
-def entry_points(group: str):
-    """importlib.metadata's entry points of `group`, imported at the first backend
-    load (importlib.metadata is 20 ms of `import lazyarr` otherwise)."""
-    import importlib.metadata  # noqa: PLC0415  (the standard library, not the package)
-    return importlib.metadata.entry_points(group=group)
 
 
 class BackendError(RuntimeError):
@@ -135,11 +130,14 @@ def load(name: str, **options) -> Backend:
         if key not in _instances:
             # Importing a backend's libraries (jax) draws from NumPy's global
             # RandomState; the user's stream must continue as if nothing happened.
-            state = np.random.get_state()
+            # (Where numpy.random is not imported yet, the global state does not
+            # exist: nothing to keep, and importing numpy.random was 7 ms.)
+            state = np.random.get_state() if "numpy.random" in sys.modules else None
             try:
                 _instances[key] = _create(name, options)
             finally:
-                np.random.set_state(state)
+                if state is not None:
+                    np.random.set_state(state)
             _settings.changed()  # a decision made before it loaded (see _eager) is stale
         return _instances[key]
 
