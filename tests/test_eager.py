@@ -370,3 +370,68 @@ def test_an_array_shared_with_numpy_is_read_when_the_operation_is_called():
     np.testing.assert_array_equal(np.asarray(z), np.cos([10.0, 1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(np.asarray(x * 1.0), [10.0, 20.0, 2.0, 3.0])
     assert _computed(y) and _computed(z)
+
+
+REDUCTIONS = ["sum", "prod", "max", "min", "mean", "any", "all"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@given(data=st.data())
+def test_reductions_of_eager_results_are_numpys_and_the_interpreters(name, data):
+    """A plain reduction (`mean` too: its sum, division and casts) of a small computed
+    non-empty buffer over some axis is computed at once: NumPy's value, dtype and 0-d kind, the same bits as the
+    interpreter's run of the recorded reduction, NumPy's error at the call."""
+    a = data.draw(arrays(data.draw(st.sampled_from(NUMERIC)),
+                         data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))))
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim, a.ndim - 1))) \
+        if a.ndim else None
+    keepdims = data.draw(st.booleans())
+    if name in ("any", "all"):
+        a = a != 0
+    x = _eager_result(a)
+    expected, error = _outcome(lambda: getattr(np, name)(a, axis=axis, keepdims=keepdims))
+    if error is not None:
+        with pytest.raises(type(error)):
+            getattr(x, name)(axis=axis, keepdims=keepdims)
+        return
+    before = _eager.count()
+    with la.count_flushes() as flushes, warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's RuntimeWarnings are not raised
+        result = getattr(x, name)(axis=axis, keepdims=keepdims)
+    assert flushes.count == 0
+    if a.size and a.ndim:  # (over no axis, or empty: the general path's identity rules)
+        assert _computed(result) and _eager.count() > before
+    assert result.dtype == np.asarray(expected).dtype and result.shape == np.shape(expected)
+    assert result._scalar == (not isinstance(expected, np.ndarray))
+    np.testing.assert_array_equal(np.asarray(result), expected, strict=False)
+    with la.use_eager(False), la.use_tier("interpret"):
+        recorded = getattr(la.asarray(a), name)(axis=axis, keepdims=keepdims)
+        assert not (a.size and a.ndim) or not _computed(recorded)
+        np.testing.assert_array_equal(np.asarray(recorded), np.asarray(result), strict=True)
+
+
+def test_reductions_read_an_array_shared_with_numpy_when_called():
+    x = _eager_result(np.arange(4.0))
+    h = np.asarray(x)
+    h[0] = 10.0
+    total, mean = x.sum(), x.mean(axis=0)
+    h[1] = 20.0
+    assert _computed(total) and _computed(mean)
+    assert float(total) == 16.0 and float(mean) == 4.0 and float(x.max()) == 20.0
+
+
+def test_a_list_of_eager_results_is_stacked_at_once():
+    """`np.array(results)` of a loop's small results (0-d means, rows, mixed dtypes and
+    Python scalars): NumPy's array, computed at once, with NumPy's dtype."""
+    x = _eager_result(np.arange(6.0).reshape(2, 3))
+    i = _eager_result(np.arange(3, dtype=np.int32))
+    for parts, numpys in [([x.mean(), x.max(), 2], [np.float64(2.5), np.float64(5.0), 2]),
+                          ([x[0], i, x[1] * 2], [np.arange(3.0), np.arange(3, dtype=np.int32),
+                                                 np.arange(3.0, 6.0) * 2]),
+                          ([i.sum(), True], [np.int64(3), True])]:
+        result = la.array(parts)
+        expected = np.array(numpys)
+        assert _computed(result) and result.dtype == expected.dtype and not result._scalar
+        np.testing.assert_array_equal(np.asarray(result), expected, strict=True)
+    with la.use_eager(False):
+        assert not _computed(la.array([x.mean(), x.max()]))

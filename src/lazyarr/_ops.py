@@ -319,7 +319,10 @@ def _slice_shape(shapes, starts, stops, steps):
 @primitive("slice", _slice_shape, _same_dtype)
 def _slice(x, starts, stops, steps):
     # Normalized stops of -1 with a negative step mean "through index 0".
-    return x[tuple(slice(a, None if b < 0 else b, c) for a, b, c in zip(starts, stops, steps))]
+    if len(starts) == 1:  # (the eager path reads windows `x[s:s + k]` through this)
+        stop = stops[0]
+        return x[starts[0]:None if stop < 0 else stop:steps[0]]
+    return x[tuple([slice(a, None if b < 0 else b, c) for a, b, c in zip(starts, stops, steps)])]
 
 
 def _concatenate_shape(shapes, axis):

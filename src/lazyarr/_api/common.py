@@ -5,6 +5,7 @@ depth bound runs."""
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 import warnings
 
@@ -12,7 +13,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from .. import _dtypes, _eager, _flush
-from .._array import Array
+from .._array import Array, small_array
 from .._errors import user_stacklevel
 from .._graph import INPUT, Node, apply, check_size, leaf
 from .._interop import NotLazy
@@ -81,8 +82,21 @@ def _stack_nested(seq, dtype) -> Array:
                          "has an inhomogeneous shape after 1 dimensions.")
     dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.result_type(*parts)
     shape = parts[0].shape
+    if dt.kind in "biufc" and len(parts) * math.prod(shape) <= _eager.MAX_ELEMENTS \
+            and _eager.enabled():
+        # Small computed parts (`np.array(results)` of a loop's eager results): their
+        # casts and the concatenation of their reshapes are NumPy's stack, made at once.
+        # Profiled (benchmarks' windows: 487 0-d means): 5.4 us a part recorded.
+        values = _eager.host_values([p._node for p in parts])
+        if values is not None:
+            _eager.COUNT[0] += 1
+            return small_array(_eager.call(_stacked, values, dt))
     nodes = [apply("reshape", astype(p, dt)._node, shape=(1,) + shape) for p in parts]
     return wrap(apply("concatenate", *nodes, axis=0), scalar=False)
+
+
+def _stacked(values: list, dtype) -> np.ndarray:
+    return np.stack([v if v.dtype == dtype else v.astype(dtype) for v in values])
 
 
 def normalize_axis(axis, ndim: int, func: str = "") -> int:
