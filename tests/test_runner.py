@@ -325,6 +325,26 @@ def test_module_and_directory_forms(tmp_path):
     assert (plain_lines[0], lazy_lines[0]) == ("numpy numpy", "lazyarr._array lazyarr._array")
 
 
+def test_zip_archive_form(tmp_path):
+    """A zip with __main__.py runs as under `python app.zip`; a script that is not a
+    zip (even one named .zip) runs as a script."""
+    import zipfile
+    with zipfile.ZipFile(tmp_path / "app.zip", "w") as archive:
+        archive.writestr("__main__.py", "import sys, numpy as np, util\n"
+                                        "print(util.kind(), type(np.ones(1)).__module__)\n"
+                                        "print(sys.argv, sys.path[0].endswith('app.zip'))\n")
+        archive.writestr("util.py", "import numpy as np\n"
+                                    "def kind():\n    return type(np.zeros(1)).__module__\n")
+    plain = run(["app.zip", "z"], lazy=False, cwd=tmp_path)
+    lazy = run(["app.zip", "z"], cwd=tmp_path)
+    assert plain.returncode == lazy.returncode == 0, lazy.stderr
+    assert plain.stdout.splitlines()[1:] == lazy.stdout.splitlines()[1:]
+    assert lazy.stdout.splitlines()[0] == "lazyarr._array lazyarr._array"
+    (tmp_path / "script.zip").write_text("import numpy as np\nprint(type(np.ones(1)).__module__)\n")
+    lazy = run(["script.zip"], cwd=tmp_path)
+    assert (lazy.returncode, lazy.stdout) == (0, "lazyarr._array\n"), lazy.stderr
+
+
 @pytest.mark.parametrize("body, code", [
     ("import sys\nsys.exit(3)\n", 3),
     ("import sys\nsys.exit('failed: reason')\n", 1),
