@@ -16,6 +16,7 @@ is, for a lazyarr array, a writable host copy that the handle is then rebound to
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
@@ -96,6 +97,7 @@ def _draw(owner, name: str, out_index, args: tuple, kwargs: dict):
     return result if name == "shuffle" else _lazy(result)
 
 
+@functools.cache  # (at the first call with positional arguments, not at import)
 def _out_index(numpy_func, method: bool):
     """Where `out` sits among the positional arguments (after self), or None."""
     try:
@@ -109,23 +111,24 @@ def _out_index(numpy_func, method: bool):
 
 
 def _describe(func, name: str, numpy_func, doc: str):
+    """`func` named as NumPy's `numpy_func`, whose signature `inspect.signature` reads
+    through `__wrapped__` when asked (reading the 170 signatures at import was 6 ms of
+    importing lazyarr.random's 7)."""
     func.__name__ = func.__qualname__ = name
     func.__module__ = "lazyarr.random"
     func.__doc__ = doc
-    try:
-        func.__signature__ = inspect.signature(numpy_func)
-    except (TypeError, ValueError):
-        pass
+    func.__wrapped__ = numpy_func
     return func
 
 
 def _legacy_function(name: str):
     """numpy.random.`name`, looked up at each call (NumPy's global RandomState)."""
-    index = _out_index(getattr(np.random, name), method=False)
+    numpy_func = getattr(np.random, name)
 
     def function(*args, **kwargs):
+        index = _out_index(numpy_func, False) if args else None
         return _draw(np.random, name, index, args, kwargs)
-    return _describe(function, name, getattr(np.random, name),
+    return _describe(function, name, numpy_func,
                      f"numpy.random.{name}, drawn by NumPy's global RandomState (the "
                      "stream numpy.random itself draws from); arrays come back lazy.")
 
@@ -133,9 +136,9 @@ def _legacy_function(name: str):
 def _method(cls, name: str):
     """NumPy's `cls.name`, called on the wrapped NumPy object."""
     numpy_func = getattr(cls._numpy_class, name)
-    index = _out_index(numpy_func, method=True)
 
     def method(self, *args, **kwargs):
+        index = _out_index(numpy_func, True) if args else None
         return _draw(self._np, name, index, args, kwargs)
     method = _describe(method, name, numpy_func,
                        f"numpy.random.{cls.__name__}.{name}, drawn by the wrapped NumPy "
