@@ -8,7 +8,6 @@ another; `_ops` loads them all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -18,15 +17,30 @@ from ._dtypes import kind as _kind
 Shape = tuple[int, ...]
 
 
-@dataclass(frozen=True, eq=False)
 class Op:
+    """A primitive: its name, its NumPy reference, its shape and dtype rules, and the
+    runtime errors it may raise (`checks(input_dtypes, **attrs) -> ((error type,
+    message), ...)`, None for none; programs list them as `backend_api.Check`s).
+    Immutable, equal only to itself. (A plain class: a frozen dataclass's generated
+    methods were 0.7 ms of `import lazyarr`.)"""
+
+    __slots__ = ("name", "ref", "shape_rule", "dtype_rule", "checks")
     name: str
     ref: Callable[..., np.ndarray]
     shape_rule: Callable[..., Shape]
     dtype_rule: Callable[..., np.dtype]
-    # The runtime errors it may raise: checks(input_dtypes, **attrs) -> ((error type,
-    # message), ...); None for none. Programs list them (`backend_api.Check`).
-    checks: Callable[..., tuple] | None = None
+    checks: Callable[..., tuple] | None
+
+    def __init__(self, name: str, ref, shape_rule, dtype_rule, checks=None):
+        for field, value in (("name", name), ("ref", ref), ("shape_rule", shape_rule),
+                             ("dtype_rule", dtype_rule), ("checks", checks)):
+            object.__setattr__(self, field, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r} of a primitive")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field {name!r} of a primitive")
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
