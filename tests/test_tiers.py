@@ -80,6 +80,32 @@ def test_policy_goes_back_to_the_interpreter_where_compiled_is_slower():
     assert Policy.use_compiled(fast) and not Policy.use_compiled(slow)
 
 
+def test_compiled_runs_are_not_timed_while_a_compile_takes_a_core():
+    state = State(interpreted_best=1.0, compiled=object())
+    assert Policy.timing(state) and not Policy.timing(state, compiling=True)
+    for _ in range(_tiers.TRIALS):
+        Policy.after_compiled_run(state, 0.5)
+    assert not Policy.timing(state)
+
+
+def test_timed_runs_wait_for_their_inputs_first(auto, monkeypatch):
+    """The time of a run the policy compares starts once its inputs are computed: an
+    earlier asynchronous run still computing them is not counted as this one's."""
+    backend = _backend.current()
+    waited = []
+    monkeypatch.setattr(backend, "wait", lambda inputs: waited.append(len(inputs)),
+                        raising=False)
+    x = la.asarray(numpy.arange(31.0))  # a shape no other test compiled in this process
+    for k in range(3):
+        float((x * k).sum())
+    _tiers.wait()
+    for k in range(3, 3 + _tiers.TRIALS):
+        float((x * k).sum())
+    stats = la.stats()
+    assert len(waited) == stats["interpreted_runs"] + _tiers.TRIALS
+    assert stats["compiled_runs"] == _tiers.TRIALS
+
+
 def test_the_tier_switch_is_checked(monkeypatch):
     with pytest.raises(ValueError, match="tier must be one of interpret, compile, auto, "
                                          "opbyop, not 'fastest'"):

@@ -294,6 +294,10 @@ class CompilingBackend(Backend, Protocol):
     def compile(self, program: Program, signature: Hashable) -> Compiled:
         """Compile and keep (so `lookup` finds it); blocking and thread-safe."""
 
+    # Optional: `wait(buffers)` blocks until those of `buffers` that are its own (results
+    # of asynchronous runs) are computed. The tiers call it before a run they time, so
+    # that finishing earlier runs is not counted as this one's time.
+
 
 REQUIRED = ("run", "devices", "transfer", "device_of")
 REQUIRED_FOR_COMPILING = ("signature", "lookup", "compile")
