@@ -197,3 +197,72 @@ def _chain_program_sized(n: int) -> Program:
     specs = tuple(spec if s[0] else s for s in base.input_specs)
     ins = tuple(Instruction(i.op, i.inputs, i.attrs, (n,), F64) for i in base.instructions)
     return Program(specs, ins, base.outputs, (specs, ins, base.outputs))
+
+
+def _reads_after_writes(np):
+    """Reads of a buffer after writes into it: of planes written before (lbm's nine
+    `f[:, :, i] = np.roll(f[:, :, i], ...)`), of exactly the region just written, of
+    regions that overlap it in part, with negative steps, empty, as an integer index,
+    and of values converted to the buffer's dtype."""
+    f = np.arange(60.0).reshape(3, 4, 5) * 1.0
+    for i in range(5):
+        f[:, :, i] = np.roll(f[:, :, i], i, axis=1)
+        f[:, :, i] = np.roll(f[:, :, i], 1, axis=0)
+    plane = f[:, :, 2]
+    g = np.arange(20.0) * 1.0
+    g[2:6] = -1.0
+    g[12:4:-2] = np.arange(4.0) + 50
+    reads = [g[4:8] * 1, g[6:10] * 1, g[2:6] * 1, g[9::-3] * 1, g[5:5] * 1, g[12:4:-2] + 0,
+             g[11:3:-2] + 0]
+    h = np.zeros(10, dtype=np.int64)
+    h[1:3] = np.array([1.7, -2.2])
+    k = np.arange(10.0) * 2
+    k[3] = 5.0
+    return f, plane, g, h[1:3] * 1, k[3] * 1, k[4] * 1, *reads
+
+
+@pytest.mark.parametrize("tier", ["interpret", "compile"])
+def test_reads_after_writes_match_numpy(backend, lazy_graph, tier):
+    la.set_tier(tier)
+    for expected, value in zip(_reads_after_writes(numpy), _reads_after_writes(la)):
+        assert numpy.asarray(value).dtype == numpy.asarray(expected).dtype
+        numpy.testing.assert_array_equal(numpy.asarray(value), expected)
+
+
+def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy_graph):
+    """lbm's streaming: no slice in the program reads the result of a write of a region
+    disjoint from its own, or of exactly its own (that read is the written values):
+    XLA copied the whole buffer for each such write."""
+    from lazyarr._flush import linearize
+    from lazyarr._graph import topological_order
+    f = la.asarray(numpy.arange(60.0).reshape(3, 4, 5)) * 1.0
+    for i in range(5):
+        f[:, :, i] = la.roll(f[:, :, i], 1, axis=1)
+        f[:, :, i] = la.roll(f[:, :, i], 1, axis=0)
+    program, _ = linearize(topological_order([f._node]), [f._node])
+    base = len(program.input_specs)
+    writes = {base + k for k, ins in enumerate(program.instructions)
+              if ins.op is op("update_slice")}
+    assert len(writes) == 10
+    assert not [ins for ins in program.instructions
+                if ins.op in (op("slice"), op("dynamic_slice")) and ins.inputs[0] in writes]
+
+
+def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend, lazy_graph):
+    """A slice that now reads a leaf directly (past a disjoint write into it) is one more
+    reader in the program than the graph has: the leaf is still someone else's."""
+    from lazyarr import _flush
+    from lazyarr._graph import topological_order
+    a = la.asarray(numpy.arange(12.0)) * 1.0
+    la.eval(a)  # (not numpy.asarray: a buffer shared with NumPy is never donated)
+    leaf = a._node  # held here, besides the graph
+    a[0:3] = 1.0
+    r = a[6:9] * 2.0
+    roots = [a._node, r._node]
+    order = topological_order(roots)
+    program, inputs = _flush.linearize(order, roots)
+    assert _flush._gained  # the read of a[6:9] was forwarded to the leaf
+    position = [n for n in order if n.op is _flush.INPUT].index(leaf)
+    assert position not in _flush._sole_owner_inputs(order, inputs, program)
+    del leaf
+    assert position in _flush._sole_owner_inputs(order, inputs, program)
