@@ -212,3 +212,19 @@ def test_steps_computed_from_a_failed_step_are_pending_again_too(compiled, monke
     # the unread steps' operations again, besides the read's own
     # the unread steps' operations again (each cut past the depth bound), and the read's
     assert la.stats()["nodes_evaluated"] - before >= alone + unread * _flush.MAX_PENDING_DEPTH
+
+
+def test_reading_a_computed_array_does_not_wait_for_unread_steps(compiled):
+    """lbm's `f[obstacle, :]` reads its computed mask every step: the unread steps stay
+    unread (Python keeps running ahead of the device); a read of their output waits."""
+    mask = la.asarray(numpy.arange(8) % 3 == 0)
+    x = _loop(la.arange(8.0))
+    assert _flush._in_flight
+    unread = len(_flush._in_flight)
+    picked = la.arange(8.0)[mask]  # the mask is read for the result's shape
+    assert len(_flush._in_flight) == unread
+    done = _flush._in_flight[0][1]
+    _flush.evaluate([next(iter(done))], "read")  # an unread step's output: waits
+    assert not _flush._in_flight or _flush._in_flight[0][1] is not done
+    numpy.testing.assert_array_equal(numpy.asarray(picked), numpy.arange(8.0)[::3])
+    numpy.testing.assert_allclose(numpy.asarray(x), _loop(numpy.arange(8.0)))
