@@ -8,6 +8,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
+from lazyarr._api import indexing
 
 from differential import assert_same, check, check_function, la_setitem, np_setitem
 from strategies import NUMERIC, arrays
@@ -280,3 +281,31 @@ def test_numpy_scalars_are_cast_as_arrays_into_an_advanced_index(dtype, value, k
         x[k] = value
         return x
     check(lambda h: write(np, h), lambda h: write(la, h), np.zeros(3, dtype))
+
+
+_bound = st.one_of(st.none(), st.integers(-7, 7))
+_entry = st.one_of(st.integers(-7, 7), st.builds(slice, _bound, _bound,
+                                                 st.one_of(st.none(), st.integers(-3, 3)
+                                                           .filter(bool))),
+                   st.sampled_from([None, Ellipsis]))
+
+
+@given(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
+       key=st.one_of(_entry, st.lists(_entry, min_size=1, max_size=3).map(tuple)))
+def test_plain_keys_translate_as_the_general_path_does(shape, key):
+    """The direct translation of keys of ints and slices (moving windows) gives the
+    general path's view steps, NumPy stand-in key and write target, or leaves the key
+    to it (an int out of bounds, too many entries)."""
+    plain = indexing._plain(shape, key)
+    x = la.zeros(shape)
+    try:
+        entries, _ = indexing._expand(x, key)
+        steps, out_shape, probe_key = indexing._basic_steps(x, entries)
+    except IndexError:
+        assert plain is None
+        return
+    if plain is None:
+        return
+    ints = all(kind == "int" for kind, _ in entries)
+    assert plain == (steps, probe_key, True, indexing.Target(steps, out_shape, None, True, ints))
+    assert np.zeros(shape)[plain[1]].shape == out_shape

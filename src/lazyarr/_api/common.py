@@ -52,6 +52,11 @@ def as_array(obj, dtype=None) -> Array:
     if not _dtypes.is_numeric(value.dtype):
         raise NotLazy(f"lazyarr supports bool and numeric dtypes, not {value.dtype} "
                       f"(from {type(obj).__name__})")
+    if value.size <= _eager.MAX_ELEMENTS and value.dtype.kind in "biufc":
+        # a private copy, as small as an eager result: the eager path's operand as it is
+        result = small_array(value)
+        result._scalar = isinstance(obj, np.generic)
+        return result
     return Array(leaf(value, value.shape, value.dtype), scalar=isinstance(obj, np.generic))
 
 

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtypes, _eager
+from .. import _dtypes, _eager, _settings
 from .._array import small_array
 from .._errors import user_stacklevel
 from .._graph import SmallLeaf
@@ -275,28 +275,49 @@ def _prepend(x: Array, axes, init: Array, count: int) -> Array:
 
 _KINDS = "biufc"
 _MAX = _eager.MAX_ELEMENTS
+_DECISION = _eager.DECISION
+_TOKEN = _settings.TOKEN
 _INTP = np.intp
+_ndarray = np.ndarray
 _asarray = np.asarray
+_COUNT = _eager.COUNT
 
 
-def _eager_value(a):
-    """The NumPy value of `a` where the eager path may take it (an Array of a small
-    computed buffer of NumPy's numeric dtypes, or of a window of a computed buffer, with
-    eager execution on), else None."""
-    if type(a) is not Array or not _eager.enabled():
+def _eager_operand(a, axis, keepdims, where, func: str, scalar_axis: bool = True):
+    """(the NumPy value of `a`, the axes to reduce (None for all: NumPy reduces
+    axis=None and all its axes alike), this thread's `_eager.call` runner) where the
+    eager path may take it: an Array of a small non-empty computed buffer of NumPy's
+    numeric dtypes, or of a window of a computed buffer, eager execution on, no
+    `where=`, a bool `keepdims` and some axis to reduce (NumPy's identity rules over
+    none: the general path). Else None."""
+    if type(a) is not Array or where is not True or not (keepdims is False
+                                                         or keepdims is True):
+        return None
+    state = _DECISION.state
+    if state[0] is not _TOKEN[0]:
+        state = _eager.refresh()
+    if not state[1]:
         return None
     node = a._n if a._layout is None and not EXPORTED else a._node
     value = node.value if type(node) is SmallLeaf else _eager.host_value(node, _MAX)
     if value is None or value.size == 0 or value.dtype.kind not in _KINDS:
         return None
-    return value
+    if axis is None:
+        axes = None
+        if not value.ndim:
+            return None
+    else:
+        axes = _axes(axis, value.ndim, func, scalar_axis)
+        if not axes:
+            return None
+    return value, axes, state[2]
 
 
 def _reduced(ufunc, v, axes, acc, keepdims):
     """The interpreter's cast (`convert`) and reduction (`reduce_*`) of `v`."""
     if v.dtype != acc:
         v = v.astype(acc)
-    return ufunc.reduce(v, axis=axes, dtype=acc, keepdims=keepdims)
+    return ufunc.reduce(v, axes, acc, None, keepdims)
 
 
 def _averaged(v, axes, acc, keepdims, count, result_dtype):
@@ -312,39 +333,50 @@ def _averaged(v, axes, acc, keepdims, count, result_dtype):
     return avg if result_dtype is None else avg.astype(result_dtype)
 
 
-def _eager_result(value) -> Array:
-    _eager.COUNT[0] += 1
-    return small_array(value if type(value) is np.ndarray else _asarray(value))
-
-
-def _eager_reduction(prim: str, a, axis, dtype, keepdims, initial, where, func: str):
+def eager_reduction(prim: str, a, axis, dtype, keepdims, initial, where, func: str):
     """`prim` of `a` over `axis` computed at once where the eager path applies (see
     above), else None; sums and products in NumPy's accumulation dtype (`dtype` if
-    given), the others in `a`'s (bool only, for any and all)."""
-    if initial is not None or where is not True or not (keepdims is False
-                                                        or keepdims is True):
+    given), the others in `a`'s (bool only, for any and all). (Array's methods call it
+    first, without `out=`.)"""
+    found = None if initial is not None else _eager_operand(a, axis, keepdims, where, func)
+    if found is None:
         return None
-    v = _eager_value(a)
-    if v is None:
-        return None
-    axes = _axes(axis, v.ndim, func)
-    if not axes:  # (NumPy's identity rules over no axis: the general path)
-        return None
+    v, axes, run = found
+    dt = v.dtype
     if prim == "reduce_sum" or prim == "reduce_prod":
-        acc = _sum_dtype(v.dtype, dtype, func)
+        acc = dt if dtype is None and (dt.kind == "f" or dt.kind == "c") else \
+            _sum_dtype(dt, dtype, func)
         if acc.kind not in _KINDS:
             return None
     elif prim == "reduce_any" or prim == "reduce_all":
-        if v.dtype.kind != "b":
+        if dt.kind != "b":
             return None
-        acc = v.dtype
+        acc = dt
     else:
-        acc = v.dtype
-    return _eager_result(_eager.call(_reduced, REDUCTIONS[prim], v, axes, acc, keepdims))
+        acc = dt
+    ufunc = REDUCTIONS[prim]
+    value = run(ufunc.reduce, v, axes, acc, None, keepdims) if dt is acc else \
+        run(_reduced, ufunc, v, axes, acc, keepdims)
+    _COUNT[0] += 1
+    return small_array(value if type(value) is _ndarray else _asarray(value))
+
+
+def eager_mean(a, axis, dtype, keepdims, where):
+    """`mean` computed at once where the eager path applies (see above), else None."""
+    found = None if dtype is not None else _eager_operand(a, axis, keepdims, where, "mean",
+                                                          False)
+    if found is None:
+        return None
+    v, axes, run = found
+    acc, result_dtype = _mean_dtype(v.dtype, None)
+    count = v.size if axes is None else math.prod([v.shape[ax] for ax in axes])
+    value = run(_averaged, v, axes, acc, keepdims, count, result_dtype)
+    _COUNT[0] += 1
+    return small_array(value if type(value) is _ndarray else _asarray(value))
 
 
 def _sum(a, axis, dtype, keepdims, initial, where, func: str, prim="reduce_sum") -> Array:
-    result = _eager_reduction(prim, a, axis, dtype, keepdims, initial, where, func)
+    result = eager_reduction(prim, a, axis, dtype, keepdims, initial, where, func)
     if result is not None:
         return result
     x = as_array(a)
@@ -355,7 +387,7 @@ def _sum(a, axis, dtype, keepdims, initial, where, func: str, prim="reduce_sum")
 
 
 def _extremum(prim: str, a, axis, keepdims, initial, where, func: str) -> Array:
-    result = _eager_reduction(prim, a, axis, None, keepdims, initial, where, func)
+    result = eager_reduction(prim, a, axis, None, keepdims, initial, where, func)
     if result is not None:
         return result
     x = as_array(a)
@@ -370,7 +402,7 @@ def _truth(x: Array) -> Array:
 
 
 def _logical(prim: str, a, axis, keepdims, where, initial, func: str) -> Array:
-    result = _eager_reduction(prim, a, axis, None, keepdims, initial, where, func)
+    result = eager_reduction(prim, a, axis, None, keepdims, initial, where, func)
     if result is not None:
         return result
     x = _truth(as_array(a))
@@ -483,16 +515,10 @@ def _mean_dtype(dtype, requested):
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over `axis`: the sum (integers in float64, float16 in float32)
     divided by the count of (where-selected) elements, as numpy's _mean."""
-    if out is None and dtype is None and where is True and (keepdims is False
-                                                            or keepdims is True):
-        v = _eager_value(a)
-        if v is not None:
-            axes = _axes(axis, v.ndim, "mean", scalar_axis=False)
-            if axes:
-                acc, result_dtype = _mean_dtype(v.dtype, None)
-                count = math.prod([v.shape[ax] for ax in axes])
-                return _eager_result(_eager.call(_averaged, v, axes, acc, keepdims, count,
-                                                 result_dtype))
+    if out is None:
+        result = eager_mean(a, axis, dtype, keepdims, where)
+        if result is not None:
+            return result
     x = as_array(a)
     axes = _axes(axis, x.ndim, "mean", scalar_axis=where is not True)
     keepdims = builtins.bool(keepdims)
