@@ -31,7 +31,9 @@ class Op:
     dtype_rule: Callable[..., np.dtype]
     checks: Callable[..., tuple] | None
 
-    def __init__(self, name: str, ref, shape_rule, dtype_rule, checks=None):
+    def __init__(self, name: str, ref: Callable[..., np.ndarray],
+                 shape_rule: Callable[..., Shape], dtype_rule: Callable[..., np.dtype],
+                 checks: Callable[..., tuple] | None = None) -> None:
         for field, value in (("name", name), ("ref", ref), ("shape_rule", shape_rule),
                              ("dtype_rule", dtype_rule), ("checks", checks)):
             object.__setattr__(self, field, value)
