@@ -106,6 +106,29 @@ def test_timed_runs_wait_for_their_inputs_first(auto, monkeypatch):
     assert stats["compiled_runs"] == _tiers.TRIALS
 
 
+def test_a_note_from_an_earlier_process_decides_where_a_cached_program_starts():
+    measured = State(interpreted_best=0.3, compiled=object())
+    for seconds in (0.7, 0.6, 0.65):
+        Policy.after_compiled_run(measured, seconds)
+    note = Policy.note(measured)
+    assert note == {"interpreted": 0.3, "compiled": [0.7, 0.6, 0.65], "slower": True}
+    later = State(compiled=object())
+    Policy.from_note(later, note)
+    assert not Policy.use_compiled(later) and not Policy.probe(later)
+    # Only the interpreted best (noted when the compile was started): the compiled
+    # runs are timed and compared with it, without a probe.
+    started = State(compiled=object())
+    Policy.from_note(started, Policy.note(State(interpreted_best=0.3)))
+    assert Policy.use_compiled(started) and Policy.timing(started)
+    for seconds in (0.1, 0.1, 0.1):
+        Policy.after_compiled_run(started, seconds)
+    assert Policy.use_compiled(started) and not Policy.probe(started)
+    for junk in (None, [], {"interpreted": "fast", "compiled": {}, "slower": 1}):
+        fresh = State(compiled=object())
+        Policy.from_note(fresh, junk)
+        assert fresh == State(compiled=fresh.compiled)
+
+
 def test_the_tier_switch_is_checked(monkeypatch):
     with pytest.raises(ValueError, match="tier must be one of interpret, compile, auto, "
                                          "opbyop, not 'fastest'"):
@@ -245,6 +268,42 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
     first, second = run(), run()
     assert first[0] >= 2 and first[2] == 0
     assert second == [0, 3, 1]
+
+
+def test_a_cached_program_found_slower_compiled_starts_interpreted_next_time(backend,
+                                                                           tmp_path):
+    """The first process interprets and compiles; the second finds the executable on
+    disk with the first's interpreted time, runs it compiled for its trials and finds
+    it slower (SLOWER=0 here); the third interprets from the first run."""
+    if backend != "xla":
+        pytest.skip("the disk cache is the XLA backend's")
+    script = textwrap.dedent("""
+        import sys, numpy, lazyarr
+        from lazyarr import _tiers
+        lazyarr.set_backend("xla")  # loaded now: no flush runs while it loads
+        _tiers.compile_estimate = lambda program, loaded=True: 0.0  # microsecond runs
+        _tiers.SLOWER = float(sys.argv[1])
+        host = numpy.linspace(0.0, 1.0, 100)
+        x = lazyarr.asarray(host)
+        for k in range(int(sys.argv[2])):
+            got, expected = float((lazyarr.sin(x) * k).sum()), float((numpy.sin(host) * k).sum())
+            assert abs(got - expected) <= 1e-12 * abs(expected)  # (XLA's sin: last bits)
+        _tiers.wait()
+        s = lazyarr.stats()
+        print(s["interpreted_runs"], s["compiled_runs"], s["disk_cache_hits"])
+    """)
+    env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_TIER": "auto",
+           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0"}
+
+    def run(slower, runs):
+        done = subprocess.run([sys.executable, "-c", script, str(slower), str(runs)],
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return [int(v) for v in done.stdout.split()]
+    first = run(1.25, 2)  # compiled in the background at its second run, never run
+    assert first[1] == 0 and first[2] == 0
+    assert run(0.0, 5) == [2, _tiers.TRIALS, 1]  # no probe: the first's time is noted
+    assert run(1.25, 3) == [3, 0, 1]
 
 
 @pytest.mark.parametrize("tier", ["interpret", "compile"])

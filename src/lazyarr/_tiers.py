@@ -15,7 +15,10 @@ keeps measuring: where the compiled program is slower than the interpreter was f
 the same structure (`SLOWER` times its best, over `TRIALS` runs), it goes back to
 interpreting. A program already compiled (memory) or found in the disk cache runs
 compiled at once; after its `TRIALS` timed runs the interpreter runs it once, to
-measure it, so a cached program slower than the interpreter goes back as well. A
+measure it, so a cached program slower than the interpreter goes back as well. What
+was measured (the interpreted best, the timed compiled runs, the verdict) is kept with
+the disk-cache entry (the backend's optional `remember`), so the next process takes
+up from there: a program found slower compiled is interpreted from its first run. A
 background compile that fails leaves the program on the interpreter and is counted
 once in `stats()` ("compile_failures", with its line and message under
 "tier_failures").
@@ -120,6 +123,35 @@ class Policy:
         state.interpreted_best = min(state.interpreted_best, seconds)
         if min(state.compiled_times) > SLOWER * state.interpreted_best:
             state.slower = True
+
+    @staticmethod
+    def from_note(state: State, note) -> None:
+        """Take in what an earlier process measured of a program found compiled in the
+        disk cache (`note`, see `note`): its interpreted best (so no probe is needed),
+        its timed compiled runs (so the trials go on from there) and whether compiled
+        was slower (so it is interpreted at once: monte_carlo_pi's program, compiled,
+        ran 3 times slower than interpreted, 0.6 s against 0.3 s, most of it copying
+        its 960 MB input to XLA's buffer)."""
+        if not isinstance(note, dict):
+            return
+        best = note.get("interpreted")
+        if isinstance(best, (int, float)) and best > 0:
+            state.interpreted_best = min(state.interpreted_best, float(best))
+            state.probed = True
+        times = note.get("compiled")
+        if isinstance(times, list) and all(isinstance(t, (int, float)) for t in times):
+            state.compiled_times = [float(t) for t in times[:TRIALS]]
+        if note.get("slower") is True:
+            state.slower = True
+        elif len(state.compiled_times) == TRIALS:
+            state.slower = min(state.compiled_times) > SLOWER * state.interpreted_best
+
+    @staticmethod
+    def note(state: State) -> dict:
+        """What to keep with a program's disk-cache entry for the next process."""
+        best = state.interpreted_best
+        return {"interpreted": best if best != float("inf") else None,
+                "compiled": list(state.compiled_times), "slower": state.slower}
 
     @staticmethod
     def may_submit(in_flight: int) -> bool:
@@ -302,11 +334,13 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
         state.looked_up = True
         probe = compiled is not None and Policy.probe(state)
     events = Events()
-    if ask_disk:  # a program compiled in an earlier process runs compiled at once
+    if ask_disk:  # a program compiled in an earlier process runs compiled at once,
         found, events = backend.lookup(program, signature, disk=True)
-        if found is not None:
+        if found is not None:  # unless it measured the interpreter faster there
             with _lock:
-                state.compiled = compiled = found
+                state.compiled = found
+                Policy.from_note(state, getattr(found, "tier_note", None))
+                compiled = found if Policy.use_compiled(state) else None
     if probe:  # compiled from the first run: the interpreter's time, once, to compare
         _wait(backend, inputs)
         start = time.perf_counter()
@@ -315,6 +349,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             Policy.after_probe(state, time.perf_counter() - start)
             if state.slower:
                 stats.backend_events["tier_returns_to_interpreter"] += 1
+        _remember(backend, program, signature, state)
         return RunResult(result.outputs, events.add(result.events), result.deferred)
     if compiled is not None:
         with _lock:
@@ -328,6 +363,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
                 Policy.after_compiled_run(state, time.perf_counter() - start)
                 if state.slower:
                     stats.backend_events["tier_returns_to_interpreter"] += 1
+            _remember(backend, program, signature, state)
         stats.backend_events["compiled_runs"] += 1
         return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
     # The first tier's time counts only where the run waited for its results (the
@@ -346,7 +382,8 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             state.interpreted_total += state.interpreted_total / (state.runs - 1)
         if (Policy.start_compile(state, seconds, compile_estimate(program))
                 and Policy.may_submit(_in_flight())):
-            state.future = _executor().submit(backend.compile, program, signature)
+            state.future = _executor().submit(_compile, backend, program, signature,
+                                              Policy.note(state))
             state.future.site = _site(program)
             state.future.instructions = len(program.instructions)
             _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
@@ -431,6 +468,26 @@ def _wait(backend, inputs) -> None:
 def _in_flight() -> int:
     """Background compiles submitted and not yet adopted or finished."""
     return sum(1 for st in _submitted if st.future is not None and not st.future.done())
+
+
+def _compile(backend, program, signature, note: dict):
+    """A background compile; the program's interpreted best goes with its disk-cache
+    entry (the process may end before the executable is ever run)."""
+    compiled = backend.compile(program, signature)
+    remember = getattr(backend, "remember", None)
+    if remember is not None:
+        remember(program, signature, note)
+    return compiled
+
+
+def _remember(backend, program, signature, state: State) -> None:
+    """Keep what the policy measured of `program` with its disk-cache entry (the
+    backend's optional `remember`), for the next process (`Policy.from_note`)."""
+    remember = getattr(backend, "remember", None)
+    if remember is not None:
+        with _lock:
+            note = Policy.note(state)
+        remember(program, signature, note)
 
 
 def _adopt(state: State, stats) -> None:

@@ -297,6 +297,10 @@ class CompilingBackend(Backend, Protocol):
     # Optional: `wait(buffers)` blocks until those of `buffers` that are its own (results
     # of asynchronous runs) are computed. The tiers call it before a run they time, so
     # that finishing earlier runs is not counted as this one's time.
+    # Optional: `remember(program, signature, note)` keeps `note` (a small JSON-able dict
+    # of what the tiers measured: best run times per tier, whether the compiled program
+    # was slower) with the persistent entry, and a `Compiled` found there has it back as
+    # `tier_note` (None if there is none), so another process starts on the faster tier.
 
 
 REQUIRED = ("run", "devices", "transfer", "device_of")

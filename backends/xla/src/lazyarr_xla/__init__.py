@@ -208,6 +208,7 @@ class XlaCompiled:
         self._packing = Packing(len(program.input_specs), signature.scalars)
         self._checked = checked  # per flag output: its index into program.checks
         self.reloaded = None  # Events of reloads after evictions, not yet reported
+        self.tier_note = None  # loaded with a disk-cache entry: what the tiers measured
         self._backend = backend
         self._moved: int | None = None  # bytes of collectives per run, on a mesh
         mesh = backend.placement
@@ -495,7 +496,15 @@ class XlaBackend:
         prepare(program)
         compiled = XlaCompiled(program, signature, executable, checked, self,
                                Events(compile_seconds=time.perf_counter() - start))
+        compiled.tier_note = disk_cache.load_note(name)
         return Lookup(cache.put(key, compiled), events)
+
+    def remember(self, program, signature, note: dict) -> None:
+        """Keep `note` (what the tiers measured of `program`) next to its disk-cache
+        entry, for the next process (`XlaCompiled.tier_note`)."""
+        name = disk_cache.entry_name((program.key, signature), self._cache_devices)
+        if name:
+            disk_cache.store_note(name, note)
 
     def compile(self, program, signature: Signature,
                 cache: memory_cache.ProgramCache | None = None) -> XlaCompiled:

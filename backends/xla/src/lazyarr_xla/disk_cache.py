@@ -19,12 +19,17 @@ The checksum guards against accidents, not against an attacker: entries hold
 executables (and are pickles, as jax's own compilation cache is), so the directory
 must be one that only the user can write (it is created with mode 0700;
 docs/writing-a-backend.md says more).
+
+Next to an entry, a note (`<name>.tier`, JSON) keeps what the scheduler's tiers measured
+of the program (its best interpreted and compiled run times, and whether the compiled
+one was slower), so that another process does not start on the slower tier.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import pickle
 import tempfile
@@ -189,3 +194,36 @@ def store(name: str, key: tuple, entry: tuple) -> None:
             _warned = True
             warnings.warn(f"lazyarr could not write its program cache in {root}: {exc}",
                           RuntimeWarning, stacklevel=2)
+
+
+def _note_path(name: str) -> Path | None:
+    root = directory()
+    return None if root is None else root / (name[:-len(".xla")] + ".tier")
+
+
+def load_note(name: str) -> dict | None:
+    """The note kept next to entry `name` (see the module's doc), or None."""
+    path = _note_path(name)
+    try:
+        note = json.loads(path.read_text()) if path is not None else None
+    except (OSError, ValueError):
+        return None
+    return note if isinstance(note, dict) else None
+
+
+def store_note(name: str, note: dict) -> None:
+    """Write the note of entry `name` atomically; a failure to write costs nothing but
+    the note."""
+    path = _note_path(name)
+    if path is None:
+        return
+    tmp = None
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(note, f)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
