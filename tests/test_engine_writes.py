@@ -266,3 +266,39 @@ def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend,
     assert position not in _flush._sole_owner_inputs(order, inputs, program)
     del leaf
     assert position in _flush._sole_owner_inputs(order, inputs, program)
+
+
+def _count_program(source, target, reads_twice=False) -> Program:
+    """sum(convert(x)) over axis 0 of a (1000, 3) array; with `reads_twice`, the
+    converted values are also an output."""
+    from numpy import dtype
+    specs = (((1000, 3), dtype(source)),)
+    ins = (Instruction(op("convert"), (0,), (("dtype", dtype(target)),), (1000, 3),
+                       dtype(target)),
+           Instruction(op("reduce_sum"), (1,), (("axes", (0,)),), (3,), dtype(target)))
+    outputs = (2, 1) if reads_twice else (2,)
+    return Program(specs, ins, outputs, (specs, ins, outputs))
+
+
+@pytest.mark.parametrize("source, target, fused", [
+    ("bool", "int64", True), ("int8", "int16", True), ("uint8", "uint64", True),
+    ("int32", "int64", True), ("int64", "int32", False), ("bool", "float64", False),
+    ("int16", "uint32", False)])
+def test_a_sum_of_converted_integers_converts_as_it_adds(source, target, fused):
+    """np.sum of booleans (a count) on the interpreter: the sum converts as it adds, as
+    NumPy's does, instead of materializing the converted array; exact, so the same."""
+    from lazyarr import numpy_backend
+    rng = numpy.random.default_rng(0)
+    x = (rng.random((1000, 3)) < 0.5 if source == "bool" else
+         rng.integers(numpy.iinfo(source).min, numpy.iinfo(source).max, (1000, 3),
+                      dtype=source, endpoint=True))
+    for reads_twice in (False, True):
+        program = _count_program(source, target, reads_twice)
+        outputs = NumpyBackend().run(program, [x]).outputs
+        expected = x.astype(target).sum(axis=0, dtype=target)
+        assert outputs[0].dtype == expected.dtype
+        numpy.testing.assert_array_equal(outputs[0], expected)
+        if reads_twice:
+            numpy.testing.assert_array_equal(outputs[1], x.astype(target))
+        steps = numpy_backend._plan(program)
+        assert (steps[0].ref is numpy_backend._identity) == (fused and not reads_twice)

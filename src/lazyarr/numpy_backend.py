@@ -15,7 +15,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from lazyarr.backend_api import (CONTRACT_VERSION, WRITES_IN_PLACE, Events, RunResult,
+from lazyarr.backend_api import (CONTRACT_VERSION, OPS, WRITES_IN_PLACE, Events, RunResult,
                                   check_result, frees, last_uses, name_the_line)
 
 
@@ -132,8 +132,13 @@ def _plan(program) -> tuple:
         return steps
     base, outputs = len(program.input_specs), set(program.outputs)
     last = last_uses(program)
+    summed = _summed_conversions(program, outputs)
     built = []
     for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
+        if k in summed:  # (see _summed_conversions)
+            checked, ref, attrs = summed[k]
+            built.append(_Step(checked, ref, ins.inputs, attrs, None, None, released))
+            continue
         first = ins.inputs[0] if ins.inputs else None
         # A write may go into its target (operand 0): read by nothing after it, no
         # output, not another operand too (see `_owns` for what is checked at run time).
@@ -155,6 +160,50 @@ def _plan(program) -> tuple:
         _plans.clear()
     _plans[program.key] = steps
     return steps
+
+
+REDUCE_SUM, CONVERT = OPS["reduce_sum"], OPS["convert"]
+
+
+def _identity(x, **attrs):
+    return x
+
+
+def _summed_conversions(program, outputs: set) -> dict:
+    """Per instruction index, the (instruction to check the result against, reference,
+    attributes) of a sum of integers converted exactly to a wider integer type (a
+    count of booleans, `np.sum(x * x + y * y <= 1.0)`), read by nothing but the sum:
+    the conversion passes its operand on, and the sum converts as it adds, as NumPy's
+    own `np.sum` of booleans does (monte_carlo_pi's 60M booleans: astype then sum
+    149 ms, np.add.reduce with the dtype 58 ms). Integer sums are exact in any order,
+    so the result is the same."""
+    base = len(program.input_specs)
+    readers: dict = {}
+    for ins in program.instructions:
+        for slot in ins.inputs:
+            readers[slot] = readers.get(slot, 0) + 1
+    steps = {}
+    for k, ins in enumerate(program.instructions):
+        if ins.op is not REDUCE_SUM:
+            continue
+        slot = ins.inputs[0]
+        j = slot - base
+        if j < 0 or slot in outputs or readers.get(slot) != 1:
+            continue
+        convert = program.instructions[j]
+        if convert.op is not CONVERT:
+            continue
+        source, target = program.spec(convert.inputs[0])[1], convert.dtype
+        if not (source.kind == "b" and target.kind in "iu"
+                or source.kind == target.kind in "iu" and target.itemsize >= source.itemsize):
+            continue
+        steps[j] = (convert._replace(dtype=source), _identity, {})
+        steps[k] = (ins, _sum_as, {"axes": dict(ins.attrs)["axes"], "dtype": target})
+    return steps
+
+
+def _sum_as(x, axes, dtype):
+    return np.add.reduce(x, axis=axes, dtype=dtype)
 
 
 def _free(value) -> bool:
