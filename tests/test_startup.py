@@ -1,0 +1,83 @@
+"""Start-up: what `import lazyarr`, a first flush and `python -m lazyarr` leave unimported
+(each was milliseconds of every process: -X importtime in the commits that deferred
+them), and that what is deferred is still there when asked for. Module sets only; no
+timings."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import lazyarr
+
+# Never at `import lazyarr`: its own rarely used submodules, and standard-library or
+# NumPy modules that only some paths need.
+NOT_AT_IMPORT = ("lazyarr.array_api", "lazyarr.distributed", "lazyarr.random",
+                 "lazyarr.testing", "logging", "importlib.metadata", "zipfile", "string",
+                 "concurrent.futures", "numpy.random", "numpy.testing", "ml_dtypes", "jax")
+# Nor at the first flush on the NumPy interpreter (the backend's entry point is read
+# without importlib.metadata; NumPy's global RandomState is kept only once it exists).
+NOT_AT_FIRST_FLUSH = ("importlib.metadata", "numpy.random", "logging", "jax")
+
+
+@pytest.fixture(autouse=True)
+def backend():
+    """Fresh processes only: once."""
+    yield None
+
+
+def _imported(code: str, names, *args, env=None) -> list[str]:
+    check = f"import sys; print([m for m in {tuple(names)!r} if m in sys.modules])"
+    done = subprocess.run([sys.executable, *args, "-c", code + "\n" + check],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_import_lazyarr_defers_what_few_scripts_use():
+    assert _imported("import lazyarr", NOT_AT_IMPORT) == []
+
+
+def test_a_first_flush_on_the_interpreter_imports_no_more():
+    env = dict(os.environ, LAZYARR_TIER="interpret", LAZYARR_BACKEND="numpy")
+    code = ("import numpy, lazyarr\n"
+            "x = lazyarr.asarray(numpy.arange(100_000.0))\n"
+            "assert float((lazyarr.cos(x) * 2 + x).sum()) == "
+            "float((numpy.cos(numpy.arange(100_000.0)) * 2 + numpy.arange(100_000.0)).sum())\n"
+            "assert lazyarr.stats()['flushes_total'] >= 1")
+    assert _imported(code, NOT_AT_FIRST_FLUSH, env=env) == []
+
+
+def test_python_m_lazyarr_imports_no_zipfile():
+    assert _imported("import numpy", ("zipfile",), "-m", "lazyarr") == []
+
+
+def test_the_deferred_submodules_are_there_when_asked_for():
+    assert "array_api" in dir(lazyarr) and "distributed" in dir(lazyarr)
+    from lazyarr import array_api, distributed
+    assert lazyarr.array_api is array_api and lazyarr.distributed is distributed
+    assert lazyarr.arange(3.0).__array_namespace__() is array_api
+    assert lazyarr.arange(3.0).__array_namespace__(api_version="2023.12") is array_api
+    with pytest.raises(ValueError, match="unsupported Array API version"):
+        lazyarr.arange(3.0).__array_namespace__(api_version="1999.01")
+
+
+def test_the_array_namespace_is_found_before_array_api_is_imported():
+    code = ("import sys, lazyarr\n"
+            "assert 'lazyarr.array_api' not in sys.modules\n"
+            "xp = lazyarr.ones(2).__array_namespace__()\n"
+            "assert xp is sys.modules['lazyarr.array_api']\n"
+            "assert type(xp.ones(2)).__name__ == 'StandardArray'")
+    assert _imported(code, ()) == []
+
+
+def test_logging_is_set_up_at_the_first_record():
+    code = ("import sys, lazyarr, numpy\n"
+            "assert 'logging' not in sys.modules\n"
+            "lazyarr.set_log('flush')\n"
+            "float(lazyarr.asarray(numpy.arange(100_000.0)).sum())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "lazyarr: flush" in done.stderr
