@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _eager, _settings
+from .. import _dtypes, _eager, _flush, _settings
 from .._array import small_array
 from .._graph import INPUT, SmallLeaf, computed
 from .._placement import host_array as host_buffer
@@ -161,7 +161,10 @@ def getitem(x, key) -> Array:
         node = replay(x._n, steps)
         result = wrap(replay(x._node, steps) if scalar and node.shape == () else node, scalar)
     else:
-        result = wrap(replay(x._node, steps), scalar)
+        # (not `wrap`: a view allocates nothing and is never computed at once)
+        node = replay(x._node, steps)
+        result = Array(node, scalar)
+        _flush.bound(node)
     if result._scalar:
         return result
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])

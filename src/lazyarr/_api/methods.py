@@ -285,7 +285,7 @@ def _forward(ufunc):
     def other_types(self, other):
         return ufunc(self, other) if is_operand(other) else NotImplemented
 
-    if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 and ufunc._fast:
+    if isinstance(ufunc, _ew.ufunc) and ufunc._fast == 2:
         return _ew.binary_operator(ufunc, False, other_types)
 
     def op(self, other):
@@ -311,7 +311,7 @@ def _reflected(ufunc, name: str):
             return python_op(other, float(self._python_value()))
         return ufunc(other, self) if is_operand(other) else NotImplemented
 
-    if isinstance(ufunc, _ew.ufunc) and ufunc.nin == 2 and ufunc._fast:
+    if isinstance(ufunc, _ew.ufunc) and ufunc._fast == 2:
         return _ew.binary_operator(ufunc, True, other_types)
 
     def op(self, other):

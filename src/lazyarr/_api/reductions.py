@@ -315,7 +315,7 @@ def _eager_operand(a, axis, keepdims, where, func: str, scalar_axis: bool = True
 
 def _reduced(ufunc, v, axes, acc, keepdims):
     """The interpreter's cast (`convert`) and reduction (`reduce_*`) of `v`."""
-    if v.dtype != acc:
+    if v.dtype is not acc and v.dtype != acc:
         v = v.astype(acc)
     return ufunc.reduce(v, axes, acc, None, keepdims)
 
@@ -328,7 +328,7 @@ def _averaged(v, axes, acc, keepdims, count, result_dtype):
     # the same correctly rounded quotient in the same promoted dtype.
     avg = total / _INTP(count) if total.dtype.kind == "f" else \
         np.true_divide(total, _INTP(count))
-    if avg.dtype != acc:
+    if avg.dtype is not acc and avg.dtype != acc:
         avg = avg.astype(acc)
     return avg if result_dtype is None else avg.astype(result_dtype)
 
@@ -368,7 +368,9 @@ def eager_mean(a, axis, dtype, keepdims, where):
     if found is None:
         return None
     v, axes, run = found
-    acc, result_dtype = _mean_dtype(v.dtype, None)
+    dt = v.dtype
+    acc, result_dtype = (dt, None) if dt.kind == "c" or dt.kind == "f" and dt.itemsize > 2 \
+        else _mean_dtype(dt, None)
     count = v.size if axes is None else math.prod([v.shape[ax] for ax in axes])
     value = run(_averaged, v, axes, acc, keepdims, count, result_dtype)
     _COUNT[0] += 1
