@@ -119,6 +119,8 @@ def _interprets(backend) -> bool:
 _VIEW_CHAIN = frozenset(OPS[name] for name in ("slice", "reshape", "transpose",
                                                "broadcast_to"))
 _MAX_CHAIN = 4
+_SLICE = OPS["slice"]
+_slice = _SLICE.ref
 
 
 def host_value(node, limit: int):
@@ -142,7 +144,11 @@ def host_value(node, limit: int):
         return None
     if chain is not None:
         for view in reversed(chain):
-            value = view.op.ref(value, **dict(view.attrs))
+            attrs = view.attrs
+            if view.op is _SLICE:  # (sorted by name: starts, steps, stops)
+                value = _slice(value, attrs[0][1], attrs[2][1], attrs[1][1])
+            else:
+                value = view.op.ref(value, **dict(attrs))
     return value
 
 

@@ -85,7 +85,9 @@ def _stack_nested(seq, dtype) -> Array:
     if len(shapes) != 1:
         raise ValueError("setting an array element with a sequence. The requested array "
                          "has an inhomogeneous shape after 1 dimensions.")
-    dt = _dtypes.as_dtype(dtype) if dtype is not None else _dtypes.result_type(*parts)
+    # (their dtypes: a 0-d part's `__class__`, which isinstance consults, is a property)
+    dt = _dtypes.as_dtype(dtype) if dtype is not None else \
+        _dtypes.result_type(*[p.dtype for p in parts])
     shape = parts[0].shape
     if dt.kind in "biufc" and len(parts) * math.prod(shape) <= _eager.MAX_ELEMENTS \
             and _eager.enabled():
