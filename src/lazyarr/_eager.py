@@ -9,8 +9,11 @@ compiling backend on the CPU under the "auto" or "interpret" tier), the operatio
 computed at once and recorded as a computed leaf: a ufunc on small buffers of NumPy's
 numeric dtypes and Python floats and ints is NumPy's own call on them
 (`_api/elementwise.eager_call`, and inline in the operators; its result is a
-`SmallLeaf`, which the next operation takes without further checks), anything else
-its reference implementation (what the interpreter would run). Results are NumPy's;
+`SmallLeaf`, which the next operation takes without further checks), a plain
+reduction (`x.sum()`, `x[s:s + k].mean()`: `_api/reductions.eager_reduction`) and
+`np.array` of small results (`_api/common`) the NumPy calls of the steps the
+interpreter would run, made at once without building nodes, anything else its
+reference implementation (what the interpreter would run). Results are NumPy's;
 errors are raised at the call; NumPy's floating-point warnings are not raised, as on
 every lazy path (docs/semantics.md): the call runs in `ignoring()`'s context.
 
