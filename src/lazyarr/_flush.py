@@ -39,7 +39,7 @@ MAX_PENDING_NODES: int | None = 400
 MAX_PENDING_BYTES: int | None = 4 << 30
 
 SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
-UPDATE_SLICE = OPS["update_slice"]
+UPDATE_SLICE, CONCATENATE = OPS["update_slice"], OPS["concatenate"]
 # Ops that NumPy does as views: a chain of them over a computed host buffer is read
 # there (an element, a row) without a program.
 HOST_VIEW_OPS = frozenset([SLICE, RESHAPE, OPS["transpose"], OPS["broadcast_to"]])
@@ -62,6 +62,7 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     slot: dict[Node, int] = {}  # (nodes compare by identity)
     inputs, input_specs, pending, structure, slices, reads = [], [], [], [], [], set()
     gained, outs = [], None
+    absorbed, joined = _joined_writes(order, outputs)
     for node in order:
         op = node.op
         if op is INPUT:
@@ -69,6 +70,16 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             inputs.append(node.value)
             input_specs.append((node.shape, node.dtype))
             continue
+        if absorbed:
+            if node in absorbed:
+                continue  # (a write made part of a concatenate, see _joined_writes)
+            if node in joined:
+                axis, parts = joined[node]
+                slot[node] = ~len(pending)
+                pending.append(node)
+                structure.append((CONCATENATE, (("axis", axis),), node.shape, node.dtype,
+                                  tuple([slot[v] for v in parts])))
+                continue
         operands = node.inputs
         count = len(operands)
         if count == 1:
@@ -79,6 +90,8 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             refs = tuple([slot[i] for i in operands])
         if op is SLICE and operands[0].op is UPDATE_SLICE:
             source, exact = _written_before(node)
+            if source in absorbed:
+                source, exact = operands[0], False
             if exact:
                 if outs is None:
                     outs = {id(n) for n in outputs}
@@ -150,6 +163,75 @@ def _written_before(node: Node) -> tuple[Node, bool]:
             return source, False  # they may overlap
         source = target
     return source, False
+
+
+def _joined_writes(order: list[Node], outputs: list[Node]) -> tuple[set, dict]:
+    """Chains of writes into one buffer that together rewrite all of it, slab by slab
+    along one axis (lbm's `feq[:, :, i] = ...` for its nine planes), each write but the
+    last read by nothing but the next: the last write is the concatenation of the slabs
+    written (a slab written again is the later write's), and the others are not
+    emitted. Returns (the writes absorbed so, {last write: (axis, slabs in order)}).
+    A write of a slab of the last axis touches every cache line of the buffer: XLA ran
+    each of the nine as a pass over the whole (400, 400, 9) array."""
+    writes = [n for n in order if n.op is UPDATE_SLICE]
+    if len(writes) < 2:
+        return _NONE, {}
+    readers: dict = {}
+    for node in order:
+        for i in node.inputs:
+            if i.op is UPDATE_SLICE:
+                readers[i] = readers.get(i, 0) + 1
+    kept = {id(n) for n in outputs}
+    inner = {n.inputs[0] for n in writes
+             if n.inputs[0].op is UPDATE_SLICE and readers.get(n.inputs[0]) == 1
+             and id(n.inputs[0]) not in kept}
+    absorbed, joined = set(), {}
+    for head in writes:
+        if head in inner:
+            continue
+        chain, node = [head], head
+        while node.inputs[0] in inner:
+            node = node.inputs[0]
+            chain.append(node)
+        plan = len(chain) > 1 and _slabs(chain)
+        if plan:
+            joined[head] = plan
+            absorbed.update(chain[1:])
+    return absorbed, joined
+
+
+_NONE: frozenset = frozenset()
+
+
+def _slabs(chain: list[Node]):
+    """For writes `chain` (the last first) into one buffer: (axis, the values of the
+    slabs in order along it) if they rewrite all of it, slab by slab along that axis
+    (unit steps, whole extents on the other axes); else None."""
+    shape, dtype = chain[0].shape, chain[0].dtype
+    axis, found = None, {}
+    for node in chain:
+        _, values, where = node.inputs
+        if (where.op is not INPUT or values.dtype != dtype
+                or any(c != 1 for c in _attr(node, "steps"))):
+            return None
+        starts = where.value.tolist()
+        across = [a for a, (lo, n, m) in enumerate(zip(starts, values.shape, shape))
+                  if lo != 0 or n != m]
+        if len(across) != 1 or axis not in (None, across[0]):
+            return None
+        axis = across[0]
+        region = (starts[axis], starts[axis] + values.shape[axis])
+        if region not in found:  # (else overwritten by a later write)
+            found[region] = values
+    spans = sorted(found)
+    position = 0
+    for lo, hi in spans:
+        if lo != position:
+            return None  # a gap, or a slab overlapping another in part
+        position = hi
+    if position != shape[axis]:
+        return None
+    return axis, [found[span] for span in spans]
 
 
 def _box(starts, steps, shape) -> list:
