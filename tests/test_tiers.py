@@ -52,6 +52,24 @@ def test_the_compile_estimate_learns_from_the_compiles_made(monkeypatch):
     assert _tiers.compile_estimate(program) == pytest.approx(_tiers.COMPILE_BASE_S + 3.0)
 
 
+def test_the_rate_learned_leaves_out_the_fixed_cost_of_a_compile(monkeypatch):
+    """A 13-instruction program compiled in 0.19 s is 0.1 s of fixed cost, not 14 ms an
+    instruction."""
+    from collections import Counter
+    from concurrent.futures import Future
+    from lazyarr.backend_api import Events
+    monkeypatch.setattr(_tiers, "_measured", [0, 0.0])
+    compiled = types.SimpleNamespace(events=Events(compiles=1, compile_seconds=(
+        _tiers.COMPILE_BASE_S + 0.5)))
+    future = Future()
+    future.set_result(compiled)
+    future.site, future.instructions = "here", 100
+    state = State(future=future)
+    _tiers._adopt(state, types.SimpleNamespace(backend_events=Counter()))
+    assert state.compiled is compiled
+    assert _tiers._measured == [1, pytest.approx(0.005)]
+
+
 def test_policy_probes_the_interpreter_for_programs_compiled_from_the_start():
     """A disk-cache hit runs compiled at once: after its timed runs the interpreter runs
     it once, and a compiled program slower than that goes back."""

@@ -47,11 +47,15 @@ HOT = 2             # runs of one structure before it is compiled
 LONG_RUN_S = 1.0    # an interpreted run this long (and past the compile estimate) is
                     # worth compiling at once: a program seen once pays for it only then
 # The compile estimate: seconds per program plus seconds per instruction (the latter's
-# prior, then the average of the compiles measured in this process), and the seconds
-# loading a compiling backend (importing jax) costs. On the 2-core benchmark machine a
-# compile took 10-20 ms per instruction (a 205-instruction program 3-4 s).
-COMPILE_BASE_S = 0.05
-COMPILE_PER_INSTRUCTION_S = 0.01
+# prior, then the average of the compiles measured in this process, less the seconds
+# per program), and the seconds loading a compiling backend (importing jax) costs.
+# Background compiles measured on the 2-core benchmark machine, others' work running:
+# jacobi 13 instructions 0.19 s, lbm 71 in 0.52 s and 227 in 1.73 s, life 165 in
+# 0.39 s, nbody 74 in 1.03 s: past 0.1 s a program, 2.3-12.6 ms an instruction (median
+# 6.7). (The average of seconds / instructions counted a small program's fixed cost as
+# if each instruction had it: jacobi's came to 14 ms an instruction.)
+COMPILE_BASE_S = 0.1
+COMPILE_PER_INSTRUCTION_S = 0.007
 LOAD_S = 1.0
 SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
 TRIALS = 3          # compiled runs measured before that comparison
@@ -512,7 +516,8 @@ def _adopt(state: State, stats) -> None:
         stats.backend_events["background_compile_seconds"] += made.compile_seconds
         if made.compiles and future.instructions:
             _measured[0] += 1
-            _measured[1] += made.compile_seconds / future.instructions
+            _measured[1] += (max(0.0, made.compile_seconds - COMPILE_BASE_S)
+                             / future.instructions)
 
 
 def _site(program) -> str:
