@@ -261,7 +261,7 @@ def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend,
     roots = [a._node, r._node]
     order = topological_order(roots)
     program, inputs = _flush.linearize(order, roots)
-    assert _flush._gained  # the read of a[6:9] was forwarded to the leaf
+    assert _flush._gained()  # the read of a[6:9] was forwarded to the leaf
     position = [n for n in order if n.op is _flush.INPUT].index(leaf)
     assert position not in _flush._sole_owner_inputs(order, inputs, program)
     del leaf

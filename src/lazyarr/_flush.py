@@ -58,7 +58,6 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     leaf's input position, or ~k for the k-th pending node); a structure seen before
     (every iteration of a loop after the first) gives back its program's instructions,
     checks and key (`_programs`), built once."""
-    global _gained
     slot: dict[Node, int] = {}  # (nodes compare by identity)
     inputs, input_specs, pending, structure, slices, reads = [], [], [], [], [], set()
     gained, outs = [], None
@@ -120,7 +119,7 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             starts = _lowest_starts(node)
             inputs.append(starts)
             input_specs.append((starts.shape, starts.dtype))
-    _gained = gained
+    _linearized.gained = gained
     written = (tuple(input_specs), tuple(structure), tuple([slot[n] for n in outputs]))
     known = _programs.get(written)
     if known is None:
@@ -131,10 +130,15 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
                    tuple([n.site for n in pending]), known.checks), inputs
 
 
-# The input positions that the last `linearize` made read by one more instruction than
-# the graph has consumers of them (a slice forwarded past writes to the leaf they wrote
-# into): `_sole_owner_inputs` counts the graph's holders of each leaf.
-_gained: list[int] = []
+# The input positions that this thread's last `linearize` made read by one more
+# instruction than the graph has consumers of them (a slice forwarded past writes to the
+# leaf they wrote into): `_sole_owner_inputs` counts the graph's holders of each leaf.
+# (Per thread: `lazyarr.explain` linearizes outside a flush.)
+_linearized = threading.local()
+
+
+def _gained() -> list[int]:
+    return getattr(_linearized, "gained", None) or []
 
 
 def _written_before(node: Node) -> tuple[Node, bool]:
@@ -714,9 +718,10 @@ def _sole_owner_inputs(order: list[Node], inputs: list, program: Program) -> fro
     may reuse ("donate") such a buffer for an output: `x = x * a + b` in a loop then
     needs no second buffer."""
     uses = _leaf_uses(program)
-    if _gained:
+    gained = _gained()
+    if gained:
         uses = list(uses)
-        for position in _gained:
+        for position in gained:
             uses[position] -= 1
     owned, position = [], 0
     for node in order:
