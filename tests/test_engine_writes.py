@@ -229,7 +229,17 @@ def test_reads_after_writes_match_numpy(backend, lazy_graph, tier):
         numpy.testing.assert_array_equal(numpy.asarray(value), expected)
 
 
-def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy_graph):
+@pytest.fixture
+def unbounded(monkeypatch):
+    """No size cut: the graph built is the program looked at (a cut's place depends on
+    the cuts made before, in other tests)."""
+    from lazyarr import _flush
+    monkeypatch.setattr(_flush, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(_flush, "MAX_PENDING_NODES", None)
+
+
+def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy_graph,
+                                                                   unbounded):
     """lbm's streaming: no slice in the program reads the result of a write of a region
     disjoint from its own, or of exactly its own (that read is the written values):
     XLA copied the whole buffer for each such write."""
@@ -248,7 +258,8 @@ def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy
                 if ins.op in (op("slice"), op("dynamic_slice")) and ins.inputs[0] in writes]
 
 
-def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend, lazy_graph):
+def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend, lazy_graph,
+                                                                        unbounded):
     """A slice that now reads a leaf directly (past a disjoint write into it) is one more
     reader in the program than the graph has: the leaf is still someone else's."""
     from lazyarr import _flush
@@ -337,7 +348,7 @@ def test_a_buffer_rewritten_slab_by_slab_matches_numpy(backend, lazy_graph, tier
         numpy.testing.assert_array_equal(numpy.asarray(value), expected)
 
 
-def test_a_buffer_rewritten_slab_by_slab_is_one_concatenate(backend, lazy_graph):
+def test_a_buffer_rewritten_slab_by_slab_is_one_concatenate(backend, lazy_graph, unbounded):
     from lazyarr._flush import linearize
     from lazyarr._graph import topological_order
     base = la.asarray(numpy.arange(24.0).reshape(2, 3, 4)) * 1.0
