@@ -212,6 +212,33 @@ def test_a_repeating_program_is_interpreted_then_compiled(auto, monkeypatch):
     assert stats["compiles"] == 1 and stats["compiled_runs"] >= 8
 
 
+def test_no_compile_where_copying_the_host_inputs_costs_more_than_interpreting():
+    """monte_carlo_pi: 960 MB of host points, a sum interpreted faster than XLA can
+    take them in."""
+    state = State(runs=9, interpreted_total=9.0, interpreted_best=0.2)
+    rate = _tiers.HOST_COPY_BYTES_PER_S
+    assert Policy.copy_pays(state, 0) and Policy.copy_pays(state, int(0.1 * rate))
+    assert not Policy.copy_pays(state, int(0.3 * rate))
+    assert Policy.copy_pays(State(runs=9), int(0.3 * rate))  # nothing timed yet
+
+
+def test_a_program_whose_host_inputs_cost_more_to_copy_stays_interpreted(auto, monkeypatch):
+    """The rule above in a run: a repeating program whose host input is copied at one
+    byte a second is never compiled; its results are NumPy's. (A structure of its own:
+    one compiled by another test would be found in the backend's memory.)"""
+    monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", 1.0)
+    host = numpy.linspace(0.1, 1.0, 500)
+    x = la.asarray(host)
+    got = [float((la.sin(x * k) - x).max()) for k in range(6)]
+    _tiers.wait()
+    got += [float((la.sin(x * k) - x).max()) for k in range(6, 9)]
+    expected = [float((numpy.sin(host * k) - host).max()) for k in range(9)]
+    numpy.testing.assert_allclose(got, expected, rtol=1e-12)
+    stats = la.stats()
+    assert stats["background_compiles"] == 0 and stats["compiled_runs"] == 0
+    assert stats["interpreted_runs"] == 9
+
+
 def test_programs_seen_once_are_never_compiled(auto, monkeypatch):
     """Gaussian elimination's shrinking slices: a new shape every step."""
     monkeypatch.setattr(_tiers, "LONG_RUN_S", float("inf"))  # a slow machine's pause

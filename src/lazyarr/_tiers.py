@@ -8,7 +8,9 @@ running it, once compiling pays: its structure has run `HOT` times and the time 
 interpreting it adds up to what compiling it is estimated to cost (`compile_estimate`:
 seconds per instruction, measured on this machine by the compiles made so far; plus
 loading the backend, if it is not loaded yet), or one interpreted run took at least
-`LONG_RUN_S` and that estimate. (Renting until the rent paid equals the price: a
+`LONG_RUN_S` and that estimate; but never where copying its host inputs into the
+compiled program's runtime alone would take longer than its interpreted run
+(`Policy.copy_pays`). (Renting until the rent paid equals the price: a
 program whose runs take microseconds, or that repeats only a few times, is never worth
 seconds of compiling.) Once the executable is ready, later runs use it. The engine
 keeps measuring: where the compiled program is slower than the interpreter was for
@@ -39,6 +41,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import _backend, _settings
 from .backend_api import Events, RunResult, asynchronous
 
@@ -57,6 +61,12 @@ LONG_RUN_S = 1.0    # an interpreted run this long (and past the compile estimat
 COMPILE_BASE_S = 0.1
 COMPILE_PER_INSTRUCTION_S = 0.007
 LOAD_S = 1.0
+# A compiled run on the CPU first copies each host (NumPy) input into XLA's buffers:
+# jax.device_put of 960 MB took 0.23-0.31 s here (may_alias=True; 0.86 s by default),
+# and the tiers helper measured jax.jit's run on monte_carlo_pi's 960 MB input at 0.61 s
+# from the host against 0.19 s from a device buffer. The higher rate is taken, so that
+# only a copy certain to cost more than the interpreted run keeps a program interpreted.
+HOST_COPY_BYTES_PER_S = 4e9
 SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
 TRIALS = 3          # compiled runs measured before that comparison
 MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
@@ -110,6 +120,14 @@ class Policy:
         if last >= LONG_RUN_S and last >= estimate:
             return True
         return runs >= HOT and total >= estimate
+
+    @staticmethod
+    def copy_pays(state: State, host_bytes: int) -> bool:
+        """Whether a compiled run can beat the interpreter's best at all, where it must
+        first copy `host_bytes` of host inputs into the compiled program's runtime (the
+        interpreter reads them where they are): monte_carlo_pi's 960 MB of points,
+        interpreted in 0.16-0.22 s, took 0.48-0.58 s a run compiled."""
+        return host_bytes / HOST_COPY_BYTES_PER_S < state.interpreted_best
 
     @staticmethod
     def probe(state: State) -> bool:
@@ -385,7 +403,8 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
         elif state.runs > 1:  # not waited for: counts as the timed runs took on average
             state.interpreted_total += state.interpreted_total / (state.runs - 1)
         if (Policy.start_compile(state, seconds, compile_estimate(program))
-                and Policy.may_submit(_in_flight())):
+                and Policy.may_submit(_in_flight())
+                and (first is not interpreter() or Policy.copy_pays(state, _host_bytes(inputs)))):
             state.future = _executor().submit(_compile, backend, program, signature,
                                               Policy.note(state))
             state.future.site = _site(program)
@@ -467,6 +486,11 @@ def _wait(backend, inputs) -> None:
     wait = getattr(backend, "wait", None)
     if wait is not None:
         wait(inputs)
+
+
+def _host_bytes(inputs) -> int:
+    """The bytes of the NumPy arrays among a program's inputs."""
+    return sum([x.nbytes for x in inputs if type(x) is np.ndarray])
 
 
 def _in_flight() -> int:
