@@ -10,11 +10,14 @@ import sys
 import pytest
 
 import lazyarr
+from lazyarr import _deferred
 
 # Never at `import lazyarr`: its own rarely used submodules, and standard-library or
 # NumPy modules that only some paths need.
 NOT_AT_IMPORT = ("lazyarr.array_api", "lazyarr.distributed", "lazyarr.random",
-                 "lazyarr.testing", "logging", "importlib.metadata", "zipfile", "string",
+                 "lazyarr.testing", "lazyarr.fft", "lazyarr.linalg", "lazyarr._api.fft",
+                 "lazyarr._api.linalg",
+                 *(f"lazyarr._api.{chapter}" for chapter in _deferred.CHAPTERS), "logging", "importlib.metadata", "zipfile", "string",
                  "concurrent.futures", "numpy.random", "numpy.testing", "ml_dtypes", "jax")
 # Nor at the first flush on the NumPy interpreter (the backend's entry point is read
 # without importlib.metadata; NumPy's global RandomState is kept only once it exists).
@@ -81,3 +84,64 @@ def test_logging_is_set_up_at_the_first_record():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "lazyarr: flush" in done.stderr
+
+
+def test_the_deferred_table_is_what_the_chapters_register():
+    code = ("import lazyarr, importlib\n"
+            "from lazyarr import _deferred\n"
+            "from lazyarr._api import NAMESPACES\n"
+            "core = set(NAMESPACES[''])\n"
+            "for chapter, names in _deferred.CHAPTERS.items():\n"
+            "    before = set(NAMESPACES[''])\n"
+            "    importlib.import_module('lazyarr._api.' + chapter)\n"
+            "    assert set(names) <= set(NAMESPACES['']) - before, chapter\n"
+            "assert set(NAMESPACES['']) - core == set(_deferred.OWNER)\n"
+            "assert not core & set(_deferred.OWNER)")
+    assert _imported(code, ()) == []
+
+
+_DESCRIBE = ("import lazyarr, types\n"
+             "def describe(v):\n"
+             "    return (type(v).__name__, getattr(v, '__module__', None),\n"
+             "            getattr(v, '__qualname__', getattr(v, '__name__', None)),\n"
+             "            (getattr(v, '__doc__', None) or '')[:200])\n")
+
+
+def _namespace(first: str) -> dict:
+    code = (_DESCRIBE + first + "\n"
+            "print(repr({n: describe(getattr(lazyarr, n)) for n in dir(lazyarr)}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_namespace_is_the_same_whether_the_chapters_load_first_or_on_use():
+    on_use = _namespace("")
+    first = _namespace("from lazyarr import _deferred; _deferred.load_all()")
+    assert on_use == first
+    assert set(_deferred.OWNER) | {"fft", "linalg"} <= set(on_use)
+
+
+def test_a_deferred_name_is_one_object_documented_and_dispatched():
+    code = ("import sys, numpy, lazyarr\n"
+            "assert 'lazyarr._api.sets' not in sys.modules\n"
+            "u = numpy.unique(lazyarr.asarray([3, 1, 3]))\n"  # NEP 18 finds it unloaded
+            "assert isinstance(u, lazyarr.ndarray) and u.tolist() == [1, 3]\n"
+            "assert lazyarr.unique is lazyarr.unique is vars(lazyarr)['unique']\n"
+            "assert lazyarr.unique.__doc__.startswith(numpy.unique.__doc__)\n"
+            "assert isinstance(numpy.fft.fft(lazyarr.ones(4)), lazyarr.ndarray)\n"
+            "assert lazyarr.linalg.LinAlgError is numpy.linalg.LinAlgError\n"
+            "assert lazyarr.linalg.norm.__doc__.startswith(numpy.linalg.norm.__doc__)\n"
+            "assert lazyarr.fft.test is numpy.fft.test\n"
+            "from lazyarr.linalg import solve\n"
+            "from lazyarr import histogram\n"
+            "assert histogram is lazyarr.histogram and solve is lazyarr.linalg.solve")
+    assert _imported(code, ()) == []
+
+
+def test_star_import_gives_the_deferred_names():
+    code = ("from lazyarr import *\n"
+            "assert unique(asarray([2, 2])).tolist() == [2] and callable(loadtxt)\n"
+            "assert linalg.norm(ones(4)) == 2.0 and fft.fft(ones(2)).shape == (2,)")
+    assert _imported(code, ()) == []

@@ -18,24 +18,21 @@ import sys as _sys
 
 import numpy as _np
 
-from . import _dtypes, _observe
+from . import _deferred, _dtypes, _observe
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, products  # noqa: F401
 from ._api import shapes, manipulation, reductions  # noqa: F401
-from ._api import sorting, sets, histograms, statistics  # noqa: F401
-from ._api import padding, ufunc_methods  # noqa: F401
+from ._api import sorting, statistics  # noqa: F401
+from ._api import ufunc_methods  # noqa: F401
 from ._api import mutation  # noqa: F401
-from ._api import polynomial, selection, index_arrays  # noqa: F401
-from ._api import bit_packing, windows  # noqa: F401
-from ._api import dtype_functions  # noqa: F401
-from ._api import io as _io_chapter, printing as _printing_chapter  # noqa: F401
+from ._api import selection  # noqa: F401
 from ._api import methods as _methods  # noqa: F401  (attaches Array's methods)
 from ._api.namespace import NAMES as _NAMES
-from . import fft, linalg  # noqa: F401  (lazyarr.fft, lazyarr.linalg)
 # lazyarr.random and lazyarr.testing are imported on first use (see __getattr__), as
 # NumPy imports numpy.random and numpy.testing: 70 ms of `import lazyarr` otherwise;
 # so are array_api (2 ms: a wrapped copy of the namespace; `Array.__array_namespace__`
-# imports it) and distributed.
+# imports it), distributed, fft and linalg, and the chapters of `_deferred.CHAPTERS`
+# (sets, histograms, io, ...: 5-6 ms).
 # Issue 11's surface (before array_api copies the namespace): the rest of ndarray's
 # methods, lazy stride and index tricks, NumPy's own objects where nothing computes,
 # numba/jax registration on their import.
@@ -51,7 +48,8 @@ _jax_interop.install()  # jax.jit takes lazyarr arrays (a pytree) once jax is im
 _NAMES.update(r_=_index_tricks.r_, c_=_index_tricks.c_, mgrid=_index_tricks.mgrid,
               ogrid=_index_tricks.ogrid)
 # NumPy's own types, constants and helpers, where nothing computes:
-_numpy_own.install(_sys.modules[__name__], _NAMES, _NAMESPACES[""])
+_numpy_own.install(_sys.modules[__name__], _NAMES,
+                   {**_NAMESPACES[""], **dict.fromkeys(_deferred.OWNER)})
 
 __version__ = "0.1.0"
 
@@ -67,20 +65,33 @@ def __getattr__(name: str):
     if name == "bfloat16":
         value = globals()[name] = _dtypes.bfloat16.type
         return value
+    chapter = _deferred.OWNER.get(name)
+    if chapter is not None:
+        _deferred.load(chapter)
+        return globals()[name]
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
+    if name in _CHAPTER_NAMES:  # as `from ._api import sets` bound them before deferral
+        _deferred.load(name)
+        value = globals()[name] = _sys.modules[f"{__name__}._api.{name}"]
+        return value
+    if name == "__all__":  # `from lazyarr import *` reads the module's dict: fill it
+        _deferred.load_all()
+        raise AttributeError(name)
     return _numpy_own.module(name)
 
 
-_LAZY_SUBMODULES = ("random", "testing", "array_api", "distributed")
+_LAZY_SUBMODULES = ("random", "testing", "array_api", "distributed") + _deferred.SUBMODULES
+_CHAPTER_NAMES = ("sets", "histograms", "padding", "polynomial", "index_arrays",
+                  "bit_packing", "windows", "dtype_functions")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_CHAPTER_NAMES)
+                  | set(_deferred.OWNER))
 
 
 from . import _docs  # noqa: E402
 _docs.install(globals(), _np)  # help(lazyarr.f) shows NumPy's docstring, with a lazyarr note
-for _sub in ("linalg", "fft"):  # lazyarr.random documents itself
-    _docs.install(vars(globals()[_sub]), getattr(_np, _sub))
+# (lazyarr.random, fft, linalg and the deferred chapters document themselves)
 _docs.install_methods(Array)

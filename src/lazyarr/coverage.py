@@ -15,8 +15,11 @@ import types
 
 import numpy
 
-import lazyarr  # noqa: F401  (registers every chapter)
+import lazyarr  # noqa: F401
+from . import _deferred
 from ._api import NAMESPACES
+
+_deferred.load_all()  # registers every chapter
 
 MODULES = {"numpy": "", "numpy.linalg": "linalg", "numpy.fft": "fft", "numpy.random": "random"}
 # Not part of the array API a script uses: NumPy's own test runner and config helpers.

@@ -20,12 +20,13 @@ an array that a function here would return unchanged comes back as a view of it.
 
 from __future__ import annotations
 
-from .. import _dtypes
+from .. import _deferred, _dtypes
 from .._api import NAMESPACES as _NAMESPACES
 from .._api.namespace import NAMES as _NAMES
 from ._standard import CONFLICTS as _CONFLICTS
 from ._standard import StandardArray, copy_namespace as _copy_namespace  # noqa: F401
 
+_deferred.load_all()  # the chapters lazyarr imports on first use
 globals().update({name: value for name, value in _NAMES.items() if not name.startswith("_")})
 _copy_namespace(_NAMESPACES[""], globals(), _CONFLICTS)
 globals().update(_CONFLICTS)  # finfo is not one of the registered functions
