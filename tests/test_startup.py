@@ -18,10 +18,12 @@ NOT_AT_IMPORT = ("lazyarr.array_api", "lazyarr.distributed", "lazyarr.random",
                  "lazyarr.testing", "lazyarr.fft", "lazyarr.linalg", "lazyarr._api.fft",
                  "lazyarr._api.linalg",
                  *(f"lazyarr._api.{chapter}" for chapter in _deferred.CHAPTERS), "logging", "importlib.metadata", "zipfile", "string",
-                 "concurrent.futures", "numpy.random", "numpy.testing", "ml_dtypes", "jax")
+                 "concurrent.futures", "numpy.random", "numpy.testing", "ml_dtypes", "jax",
+                 "signal")
 # Nor at the first flush on the NumPy interpreter (the backend's entry point is read
-# without importlib.metadata; NumPy's global RandomState is kept only once it exists).
-NOT_AT_FIRST_FLUSH = ("importlib.metadata", "numpy.random", "logging", "jax")
+# without importlib.metadata; NumPy's global RandomState is kept only once it exists;
+# the Ctrl-C deferral installs its handler through _signal, without signal.py's enums).
+NOT_AT_FIRST_FLUSH = ("importlib.metadata", "numpy.random", "logging", "jax", "signal")
 
 
 @pytest.fixture(autouse=True)

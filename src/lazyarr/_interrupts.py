@@ -19,7 +19,7 @@ lazyarr installs its handler only over Python's default, and one set later repla
 
 from __future__ import annotations
 
-import signal
+import _signal as signal  # signal.py's enums (IntEnum of every signal) cost 0.7-1.6 ms
 import threading
 
 _MAIN = threading.main_thread().ident
