@@ -575,6 +575,10 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     background = events["background_compile_seconds"]
+    # (a run on the interpreter while the backend loads: its timing goes to the tiers,
+    # even where the load finishes during it)
+    unloaded = backend is _tiers.interpreter() and _backend.loaded() is None
+    contended = unloaded and _tiers.busy()
     start = time.perf_counter()
     try:
         results, ran, deferred = _tiers.run(backend, program, inputs, owned or frozenset(),
@@ -583,8 +587,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
         _name_the_check(exc, program)
         raise
     seconds = time.perf_counter() - start
-    if backend is _tiers.interpreter() and _backend.loaded() is None:
-        _tiers.interpreted_before_load(program, seconds)
+    if unloaded:
+        _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy())
     STATS.flush_seconds += seconds
     counts = ran.counts()
     if counts:  # (none on most runs: Counter.update is Python code)
