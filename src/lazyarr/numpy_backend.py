@@ -65,7 +65,8 @@ class NumpyBackend:
             for k, (ins, ref, operands, attrs, target, reuse, released) in enumerate(
                     _plan(program)):
                 args = [slots[i] for i in operands]
-                if target is not None and _owns(slots, target, base, held):
+                inplace = target is not None and _owns(slots, target, base, held)
+                if inplace:
                     ref = WRITES_IN_PLACE[ins.op]
                 try:
                     if reuse is not None and _free(slots[reuse]):
@@ -78,6 +79,12 @@ class NumpyBackend:
                 dtype = value.dtype  # (check_result's test, inline: it runs per instruction)
                 if value.shape != ins.shape or (dtype is not ins.dtype and dtype != ins.dtype):
                     check_result(ins, value, "the numpy backend")
+                if inplace and target in held and value is slots[target]:
+                    # An owned buffer written in place is the result's now: the next
+                    # write into the result goes in place too (the target is read by
+                    # nothing after this, see `_plan`)
+                    held[len(slots)] = held.pop(target)
+                    slots[target] = None
                 slots.append(value)
                 value = args = None  # no reference of ours outlives its slot
                 for i in released:  # intermediates after their last use
@@ -220,8 +227,10 @@ def _owns(slots: list, target: int, base: int, held: dict) -> bool:
     buffer with no other reference (a view, another slot); for an input, an owned one
     with the references it had at the start of the run. The references expected now:
     `slots`, the argument list, `value` here and getrefcount's own; for an owned
-    input, those it had at the start plus the argument list and `value`."""
+    input, those it had at the start plus the argument list and `value`; the same for
+    an intermediate that is an owned input written in place (`held` moves to it, see
+    `run`)."""
     value = slots[target]
-    if target < base:
-        return target in held and sys.getrefcount(value) == held[target] + 2
-    return _writable(value) and sys.getrefcount(value) == 4
+    if target in held:  # an owned input, or the result of a write in place into one
+        return sys.getrefcount(value) == held[target] + 2
+    return target >= base and _writable(value) and sys.getrefcount(value) == 4
