@@ -19,7 +19,6 @@ from . import indexing as _idx
 from . import products as _products
 from . import mutation as _mutation
 from . import reductions as _red
-from .reductions import eager_reduction as _eager_reduction
 from . import shapes as _shapes
 from . import sorting as _sorting
 from . import manipulation as _manip
@@ -105,28 +104,14 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
 # ----- reductions: NumPy's method signatures (out= included) ---------------------------------------
 
 def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    if out is None:  # (computed at once on small computed arrays: see reductions)
-        result = _eager_reduction("reduce_sum", self, axis, dtype, keepdims, initial, where,
-                                  "sum")
-        if result is not None:
-            return result
     return _red.sum(self, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    if out is None:
-        result = _eager_reduction("reduce_prod", self, axis, dtype, keepdims, initial,
-                                  where, "prod")
-        if result is not None:
-            return result
     return _red.prod(self, axis, dtype, out, keepdims, initial, where)
 
 
 def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    if out is None:
-        result = _red.eager_mean(self, axis, dtype, keepdims, where)
-        if result is not None:
-            return result
     return _red.mean(self, axis, dtype, out, keepdims, where=where)
 
 
@@ -143,20 +128,10 @@ def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 
 def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-    if out is None:
-        result = _eager_reduction("reduce_max", self, axis, None, keepdims, initial, where,
-                                  "max")
-        if result is not None:
-            return result
     return _red.max(self, axis, out, keepdims, initial, where)
 
 
 def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-    if out is None:
-        result = _eager_reduction("reduce_min", self, axis, None, keepdims, initial, where,
-                                  "min")
-        if result is not None:
-            return result
     return _red.min(self, axis, out, keepdims, initial, where)
 
 

@@ -420,6 +420,8 @@ def _logical(prim: str, a, axis, keepdims, where, initial, func: str) -> Array:
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Sum over `axis`; bools and small integers accumulate in int64/uint64 (NumPy's
     add.reduce)."""
+    if out is None:  # (the eager path's cost: none of out='s checks)
+        return _sum(a, axis, dtype, keepdims, initial, where, "sum")
     dtype = _out_loop("add", a, dtype, out, "sum")
     reads_out(out, dtype)
     return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "sum"), "sum")
@@ -428,6 +430,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 @export
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product over `axis`, with NumPy's accumulation dtypes (as `sum`)."""
+    if out is None:
+        return _sum(a, axis, dtype, keepdims, initial, where, "prod", "reduce_prod")
     dtype = _out_loop("multiply", a, dtype, out, "prod")
     reads_out(out, dtype)
     return _into(out, _sum(a, axis, dtype, keepdims, initial, where, "prod", "reduce_prod"),
