@@ -435,7 +435,7 @@ def small_array(value: np.ndarray) -> Array:
     most `_eager.MAX_ELEMENTS` elements (the caller's guarantee: see `SmallLeaf`), in
     a `SmallLeaf`; a 0-d one stands for a NumPy scalar. Built without `__init__`'s
     checks: a computed node has no group to be tracked in."""
-    node = _new(SmallLeaf)
+    node = SmallLeaf()
     node.shape = shape = value.shape
     node.dtype = value.dtype
     node.value = value

@@ -151,10 +151,11 @@ class ufunc:
                         if type(value) is not _ndarray:
                             value = _asarray(value)
                         # small_array(value), inline (profiled: a tenth of the call)
-                        leaf = _new(SmallLeaf)
-                        leaf.shape, leaf.dtype, leaf.value = value.shape, value.dtype, value
+                        leaf = SmallLeaf()
+                        leaf.shape = shape = value.shape
+                        leaf.dtype, leaf.value = value.dtype, value
                         result = _new(Array)
-                        result._n, result._layout, result._scalar = leaf, None, value.shape == ()
+                        result._n, result._layout, result._scalar = leaf, None, shape == ()
                         return result
                 result = eager_call(self._np, x, None, 1)
             elif type(args[0]) is Array:
@@ -312,10 +313,11 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                 elif t is Array and value.size > _MAX:  # broadcast: NumPy's, not small
                     return Array(computed(value))
                 # small_array(value), inline (a call's frame is a tenth of the operator)
-                leaf = _new(SmallLeaf)
-                leaf.shape, leaf.dtype, leaf.value = value.shape, value.dtype, value
+                leaf = SmallLeaf()
+                leaf.shape = shape = value.shape
+                leaf.dtype, leaf.value = value.dtype, value
                 result = _new(Array)
-                result._n, result._layout, result._scalar = leaf, None, value.shape == ()
+                result._n, result._layout, result._scalar = leaf, None, shape == ()
                 return result
         t = type(other)
         if t is Array or t is _float or t is _int:
