@@ -446,3 +446,56 @@ def test_setting_real_or_imag():
             module.arange(3.0).imag = 1
         with pytest.raises(AttributeError):
             module.array([1j]).sum().real = 1
+
+
+# A basic view of a computed NumPy buffer, where operations run eagerly (the interpreter
+# tier), is NumPy's own view of the buffer (`_api/indexing._host_view`); recorded, it is
+# a slice node. Both must give NumPy's values, shape, dtype and view semantics.
+
+@st.composite
+def _basic_views(draw):
+    a = draw(arrays(min_dims=1, max_dims=3, min_side=1))
+    key = tuple(draw(st.integers(-n, n - 1) if draw(st.booleans()) else st.slices(n))
+                for n in a.shape[:draw(st.integers(1, a.ndim))])
+    if draw(st.booleans()):
+        key = key + (Ellipsis,)
+    return a, key
+
+
+@given(_basic_views(), st.booleans())
+def test_a_view_of_a_computed_buffer_is_numpys_with_eager_on_or_off(case, eager):
+    a, key = case
+    with la.use_tier("interpret"), la.use_eager(eager):
+        x = la.asarray(a)
+        v = x[key]
+        expected = a.copy()[key]
+        if not isinstance(expected, np.ndarray):  # a NumPy scalar: no view
+            assert_same(expected, v)
+            return
+        # (compared through copies: exporting x's buffer to NumPy would change its path)
+        assert v.base is x
+        assert_same(expected, v.copy())
+        # a write into the owner shows in the view, one into the view in the owner
+        ref = a.copy()
+        ref_view = ref[key]
+        x[...] = 0
+        ref[...] = 0
+        assert_same(ref_view, v.copy())
+        v[...] = a[key]
+        ref_view[...] = a[key]
+        assert_same(ref, x.copy())
+        assert_same(ref_view, v.copy())
+
+
+def test_a_moving_window_of_a_computed_buffer_is_read_in_place():
+    """(see `_host_view`) no pending node is built for `x[s:s + k]`; the window follows
+    later writes of its owner."""
+    a = np.arange(100.0)
+    x = la.asarray(a)
+    with la.use_tier("interpret"), la.use_eager(True):
+        windows = [x[s:s + 10] for s in range(0, 90, 7)]
+        assert all(w._n.is_computed for w in windows)
+        x[:] = x * 2
+        for s, w in zip(range(0, 90, 7), windows):
+            assert_same(2 * a[s:s + 10], w.copy())
+            assert_same((2 * a[s:s + 10]).mean(), w.mean())

@@ -13,7 +13,8 @@ numeric dtypes and Python floats and ints is NumPy's own call on them
 reduction (`x.sum()`, `x[s:s + k].mean()`: `_api/reductions.eager_reduction`) and
 `np.array` of small results (`_api/common`) the NumPy calls of the steps the
 interpreter would run, made at once without building nodes, anything else its
-reference implementation (what the interpreter would run). Results are NumPy's;
+reference implementation (what the interpreter would run); a basic view of a computed
+buffer is NumPy's view of it (`_api/indexing._host_view`). Results are NumPy's;
 errors are raised at the call; NumPy's floating-point warnings are not raised, as on
 every lazy path (docs/semantics.md): the call runs in `ignoring()`'s context.
 

@@ -154,20 +154,43 @@ def getitem(x, key) -> Array:
         plan = _advanced_plan(x, basic.entries)
         taken = apply("take", replay(x._node, plan.steps), plan.flat, axis=0)
         return wrap(reshape_node(transpose_node(taken, plan.order), plan.shape))
-    steps, probe_key, scalar, _ = basic
+    steps, probe_key, scalar, where = basic
     if EXPORTED and buffer_if_exported(x) is not None:
         # a view of an exported array reads its buffer when read: it is built from the
         # array's node, unread; a NumPy scalar is its element now (see `_shared`)
         node = replay(x._n, steps)
         result = wrap(replay(x._node, steps) if scalar and node.shape == () else node, scalar)
     else:
-        # (not `wrap`: a view allocates nothing and is never computed at once)
-        node = replay(x._node, steps)
+        # (not `wrap`: a view allocates nothing)
+        node = _host_view(x._node, steps, probe_key, where.shape)
+        if node is None:
+            node = replay(x._node, steps)
+            _flush.bound(node)
         result = Array(node, scalar)
-        _flush.bound(node)
     if result._scalar:
         return result
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])
+
+
+def _host_view(node, steps, probe_key, shape):
+    """The node of a basic view of computed NumPy buffer `node` where operations are
+    computed eagerly (see `_eager`): a computed leaf of NumPy's own view of the buffer
+    (`buffer[probe_key]`, nothing copied), as the interpreter's slice would give, so a
+    moving window `x[s:s + k]` builds and checks no slice node (profiled on
+    benchmarks' windows: replaying the slice, its shape rule, group and site were 40%
+    of a window's getitem). None otherwise (the view's steps are recorded). The view's
+    layout still follows its owner: a write into either re-derives it (`Array._node`);
+    a view holding the buffer keeps it from being donated or shared in place."""
+    value = node.value
+    if not steps or node.op is not INPUT or type(value) is not np.ndarray:
+        return None
+    state = _eager.DECISION.state
+    if not (state[1] if state[0] is _settings.TOKEN[0] else _eager.enabled()):
+        return None
+    view = value[probe_key]
+    if type(view) is not np.ndarray or view.shape != shape:
+        return None
+    return computed(view)
 
 
 def _element(x, key):
