@@ -74,8 +74,8 @@ def test_a_program_with_runtime_checks_leaves_owned_inputs_as_they_were():
     assert inputs[0].tolist() == list(range(6))
 
 
-def test_intermediates_are_written_in_place(monkeypatch):
-    """A chain of writes into a fresh array writes into one buffer."""
+def _count_writes_in_place(monkeypatch) -> list:
+    """The ids of the buffers the interpreter's in-place update_slice writes into."""
     calls = []
     write = backend_api.WRITES_IN_PLACE[op("update_slice")]
 
@@ -83,6 +83,12 @@ def test_intermediates_are_written_in_place(monkeypatch):
         calls.append(id(x))
         return write(x, *args, **kwargs)
     monkeypatch.setitem(backend_api.WRITES_IN_PLACE, op("update_slice"), counted)
+    return calls
+
+
+def test_intermediates_are_written_in_place(monkeypatch):
+    """A chain of writes into a fresh array writes into one buffer."""
+    calls = _count_writes_in_place(monkeypatch)
     specs = (((6,), F64), ((2,), F64), ((1,), I64))
     ins = (Instruction(op("add"), (0, 0), (), (6,), F64),
            Instruction(op("update_slice"), (3, 1, 2), (("steps", (1,)),), (6,), F64),
@@ -99,13 +105,7 @@ def test_a_chain_of_writes_into_an_owned_input_is_made_in_place(monkeypatch):
     The first write made the input's buffer the result's; the next ones went to a copy
     (one 8 MB copy per flush, 57 a run); now every write is made in place, and what
     else holds a view of the result still makes a copy."""
-    calls = []
-    write = backend_api.WRITES_IN_PLACE[op("update_slice")]
-
-    def counted(x, *args, **kwargs):
-        calls.append(id(x))
-        return write(x, *args, **kwargs)
-    monkeypatch.setitem(backend_api.WRITES_IN_PLACE, op("update_slice"), counted)
+    calls = _count_writes_in_place(monkeypatch)
     specs = (((6,), F64), ((2,), F64), ((1,), I64))
     ins = (Instruction(op("update_slice"), (0, 1, 2), (("steps", (1,)),), (6,), F64),
            Instruction(op("update_slice"), (3, 1, 2), (("steps", (2,)),), (6,), F64),

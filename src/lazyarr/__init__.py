@@ -82,8 +82,8 @@ def __getattr__(name: str):
 
 
 _LAZY_SUBMODULES = ("random", "testing", "array_api", "distributed") + _deferred.SUBMODULES
-_CHAPTER_NAMES = ("sets", "histograms", "padding", "polynomial", "index_arrays",
-                  "bit_packing", "windows", "dtype_functions")
+# (io and printing were bound under private names before deferral: not these)
+_CHAPTER_NAMES = tuple(c for c in _deferred.CHAPTERS if c not in ("io", "printing"))
 
 
 def __dir__():
