@@ -163,7 +163,6 @@ def validate_ufunc_table() -> None:
         raise RuntimeError(f"MULTI_OUTPUT names {set(MULTI_OUTPUT) - set(UFUNCS)}, not ufuncs")
 
 
-
 def _ufunc_shape_rule(nin: int):
     def rule(shapes, **_):
         if len(shapes) != nin:
