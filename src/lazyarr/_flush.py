@@ -281,13 +281,16 @@ def _program(input_specs: tuple, structure: tuple, outputs: tuple) -> Program:
                    ProgramKey((input_specs, instructions, outputs)))
 
 
-# The starts last seen per slice (by the user's line, input and output shapes, steps and
-# its rank among such slices in its program: a stencil line takes several slices alike),
-# and the slices seen at two different starts: those are emitted as "dynamic_slice", so
-# a window moving through a loop runs one program (after at most one more compile).
-_slice_starts: dict[tuple, tuple] = {}
-_moving_slices: set[tuple] = set()
-_moving_sites: set[tuple] = set()  # the same without the rank, for `_local_signature`
+# Per slice site (the user's line, input and output shapes, steps): the starts seen
+# there, and the most slices one program took from it. A site whose starts come to more
+# than one program takes moves (a window through a loop): its slices are emitted as
+# "dynamic_slice", so the loop runs one program (after at most one more compile). A
+# stencil line takes the same few starts in every program, however many steps a program
+# holds and wherever a cut fell (a rank among the site's slices would not line up: a
+# program that reads a computed buffer takes its first step's slices as views).
+_site_starts: dict[tuple, set] = {}
+_site_most: dict[tuple, int] = {}
+_moving_sites: set[tuple] = set()
 MAX_TRACKED_SLICES = 4096
 
 
@@ -307,25 +310,23 @@ def _moving(node: Node, seen: dict) -> bool:
     """Whether slice `node`'s start moves between flushes at its place in the code.
     `seen` counts the program's slices per site so far."""
     site = _slice_site(node)
-    rank = seen.get(site, 0)
-    seen[site] = rank + 1
-    key = site + (rank,)
-    if key in _moving_slices:
+    if site in _moving_sites:
         return True
-    starts = _attr(node, "starts")
-    last = _slice_starts.get(key)
-    if last is None:
-        if len(_slice_starts) >= MAX_TRACKED_SLICES:
-            _slice_starts.clear()
-        _slice_starts[key] = starts
+    count = seen[site] = seen.get(site, 0) + 1
+    starts = _site_starts.get(site)
+    if starts is None:
+        if len(_site_starts) >= MAX_TRACKED_SLICES:
+            _site_starts.clear()
+            _site_most.clear()
+        starts = _site_starts[site] = set()
+    starts.add(_attr(node, "starts"))
+    most = _site_most[site] = max(_site_most.get(site, 0), count)
+    if len(starts) <= most:
         return False
-    if last == starts:
-        return False
-    if len(_moving_slices) >= MAX_TRACKED_SLICES:
-        _moving_slices.clear()
+    if len(_moving_sites) >= MAX_TRACKED_SLICES:
         _moving_sites.clear()
-    _moving_slices.add(key)
     _moving_sites.add(site)
+    del _site_starts[site], _site_most[site]
     return True
 
 
