@@ -319,6 +319,10 @@ def cast_unsafe(x: Array, dtype) -> Array:
 def check_index(index: np.ndarray, size: int, axis: int) -> np.ndarray:
     """Integer indices known on the host, checked against an axis of `size` (NumPy's
     IndexError) and made non-negative int64: the one check of known indices."""
+    if index.size and index.dtype.kind in "iu":  # in bounds: two reductions, one copy
+        low, high = int(index.min()), int(index.max())
+        if low >= 0 and high < size:  # (a copy: the caller may write into its array)
+            return index.astype(np.int64)
     bad = (index < -size) | (index >= size)
     if bad.any():
         raise IndexError(f"index {int(index[bad].flat[0])} is out of bounds for axis {axis} "

@@ -445,6 +445,8 @@ def _with_new_axes(shape, entries) -> tuple:
 
 def _flat_index(nodes, sizes, index_shape):
     """Row-major flat index over the advanced axes, broadcast to `index_shape`."""
+    if len(nodes) == 1 and nodes[0].shape == index_shape:  # (checked: its own flat index)
+        return nodes[0]
     if all(n.op.name == "input" for n in nodes):  # known on the host: compute it there
         values = [np.broadcast_to(host_buffer(n.value), index_shape) for n in nodes]
         flat = np.ravel_multi_index(values, sizes) if values and math.prod(sizes) else \
