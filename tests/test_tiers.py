@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _backend, _flush, _settings, _tiers
+from lazyarr import _backend, _flush, _settings, _tiers, backend_api
 from lazyarr._graph import topological_order
 from lazyarr._tiers import Policy, State
 
@@ -72,18 +72,28 @@ def test_the_rate_learned_leaves_out_the_fixed_cost_of_a_compile(monkeypatch):
 
 
 def test_policy_probes_the_interpreter_for_programs_compiled_from_the_start():
-    """A disk-cache hit runs compiled at once: after its timed runs the interpreter runs
-    it once, and a compiled program slower than that goes back."""
-    slow, fast = State(compiled=object()), State(compiled=object())
-    for _ in range(_tiers.TRIALS):
-        assert not Policy.probe(slow)
-        Policy.after_compiled_run(slow, 0.05)  # (no interpreter time: never "slower" here)
+    """A disk-cache hit runs compiled at once: after its first timed run the interpreter
+    runs it once; a compiled program far slower than that goes back at once, one
+    slower goes back after its `TRIALS` timed runs."""
+    far, slow, fast = State(compiled=object()), State(compiled=object()), State(compiled=object())
+    assert not Policy.probe(far)  # nothing timed yet
+    Policy.after_compiled_run(far, 0.5)  # (no interpreter time: never "slower" here)
+    Policy.after_compiled_run(slow, 0.003)
+    Policy.after_compiled_run(fast, 0.001)
+    assert Policy.probe(far) and Policy.probe(slow) and Policy.probe(fast)
+    for state in (far, slow, fast):
+        Policy.after_probe(state, 0.002)
+    assert not Policy.probe(far) and not Policy.probe(slow)  # once
+    assert not Policy.use_compiled(far)
+    for _ in range(_tiers.TRIALS - 1):
+        assert Policy.use_compiled(slow) and Policy.use_compiled(fast)
+        Policy.after_compiled_run(slow, 0.003)
         Policy.after_compiled_run(fast, 0.001)
-    assert Policy.probe(slow) and Policy.probe(fast)
-    Policy.after_probe(slow, 0.002)
-    Policy.after_probe(fast, 0.002)
-    assert not Policy.probe(slow) and not Policy.probe(fast)  # once
     assert not Policy.use_compiled(slow) and Policy.use_compiled(fast)
+    late = State(compiled=object(), compiled_times=[0.05] * _tiers.TRIALS)
+    assert Policy.probe(late)  # a note's timed runs without an interpreted time
+    Policy.after_probe(late, 0.002)
+    assert not Policy.use_compiled(late)
     interpreted_first = State(compiled=object(), interpreted_best=0.01,
                               compiled_times=[0.1] * _tiers.TRIALS)
     assert not Policy.probe(interpreted_first)  # it has the interpreter's time already
@@ -110,6 +120,7 @@ def test_compiled_runs_are_not_timed_while_a_compile_takes_a_core():
 def test_timed_runs_wait_for_their_inputs_first(auto, monkeypatch):
     """The time of a run the policy compares starts once its inputs are computed: an
     earlier asynchronous run still computing them is not counted as this one's."""
+    monkeypatch.setattr(_tiers, "FAR_SLOWER", float("inf"))  # all its trials are timed
     backend = _backend.current()
     waited = []
     monkeypatch.setattr(backend, "wait", lambda inputs: waited.append(len(inputs)),
@@ -201,6 +212,7 @@ def _step(x, k):
 
 def test_a_repeating_program_is_interpreted_then_compiled(auto, monkeypatch):
     monkeypatch.setattr(_tiers, "SLOWER", float("inf"))  # keep it compiled (see below)
+    monkeypatch.setattr(_tiers, "FAR_SLOWER", float("inf"))
     host = numpy.linspace(0.1, 1.0, 500)
     x = la.asarray(host)
     expected = [float((numpy.tanh(host * k) + host).sum()) for k in range(12)]
@@ -312,6 +324,7 @@ def test_a_failed_background_compile_stays_interpreted_and_is_reported_once(auto
 
 def test_compiled_programs_slower_than_the_interpreter_go_back(auto, monkeypatch):
     monkeypatch.setattr(_tiers, "SLOWER", 0.0)  # every compiled run counts as slower
+    monkeypatch.setattr(_tiers, "FAR_SLOWER", float("inf"))  # after the trials (far: below)
     x = la.asarray(numpy.arange(57.0))  # a shape no other test compiled in this process
     for k in range(3):
         float((x + k).sum())
@@ -365,6 +378,7 @@ def test_a_cached_program_found_slower_compiled_starts_interpreted_next_time(bac
         lazyarr.set_backend("xla")  # loaded now: no flush runs while it loads
         _tiers.compile_estimate = lambda program, loaded=True: 0.0  # microsecond runs
         _tiers.SLOWER = float(sys.argv[1])
+        _tiers.FAR_SLOWER = float("inf")  # the trials decide (the far rule: see below)
         host = numpy.linspace(0.0, 1.0, 100)
         x = lazyarr.asarray(host)
         for k in range(int(sys.argv[2])):
@@ -487,3 +501,101 @@ def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
                           env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "True"], done.stdout
+
+
+def test_a_compiled_run_far_slower_than_the_interpreter_goes_back_at_once():
+    """hist_sort's sort: 26-39 ms interpreted, 0.67-0.71 s a run compiled. One such run
+    is enough; one a little slower, or within the margin, waits for the trials."""
+    best = 0.03
+    far = State(interpreted_best=best, compiled=object())
+    Policy.after_compiled_run(far, 0.7)
+    assert not Policy.use_compiled(far) and Policy.note(far)["compiled"] == [0.7]
+    slower = State(interpreted_best=best, compiled=object())
+    Policy.after_compiled_run(slower, 1.5 * best)
+    assert Policy.use_compiled(slower)
+    tiny = State(interpreted_best=1e-4, compiled=object())  # 0.2 ms: a first run's cost
+    Policy.after_compiled_run(tiny, 1e-4 + 0.9 * _tiers.FAR_MARGIN_S)
+    assert Policy.use_compiled(tiny)
+    for _ in range(_tiers.TRIALS - 1):
+        Policy.after_compiled_run(slower, 1.5 * best)
+    assert not Policy.use_compiled(slower)  # SLOWER, over TRIALS runs
+    # The best run decides: a far slower run after a fast one is one run's accident.
+    fast_first = State(interpreted_best=best, compiled=object())
+    Policy.after_compiled_run(fast_first, 0.5 * best)
+    Policy.after_compiled_run(fast_first, 0.7)
+    assert Policy.use_compiled(fast_first)
+
+
+def test_a_note_of_one_far_slower_run_keeps_the_next_process_interpreting():
+    later = State(compiled=object())
+    Policy.from_note(later, {"interpreted": 0.03, "compiled": [0.7], "slower": None})
+    assert not Policy.use_compiled(later) and not Policy.probe(later)
+    close = State(compiled=object())
+    Policy.from_note(close, {"interpreted": 0.03, "compiled": [0.04], "slower": False})
+    assert Policy.use_compiled(close) and Policy.timing(close)
+
+
+def test_a_program_holding_an_op_the_backend_compiles_slower_is_interpreted_for_good():
+    """The backend's optional `slower_ops(platform)`: no compile, no disk-cache lookup."""
+    sort, add = backend_api.op("sort"), backend_api.op("add")
+    program = types.SimpleNamespace(instructions=(
+        types.SimpleNamespace(op=add), types.SimpleNamespace(op=sort)))
+    held = Policy.new(program, frozenset({sort}))
+    assert held.slower and held.looked_up
+    assert not Policy.start_compile(held, 10.0, 0.0) and not Policy.use_compiled(held)
+    for ops in (frozenset(), frozenset({backend_api.op("argsort")})):
+        assert Policy.new(program, ops) == State()
+
+
+def test_the_slower_ops_are_asked_for_the_backends_platform():
+    sort = backend_api.op("sort")
+    asked = []
+
+    class Named:
+        def __init__(self, device):
+            self.device = device
+
+        def slower_ops(self, platform):
+            asked.append(platform)
+            return [sort] if platform == "cpu" else []
+    assert _tiers.slower_ops(Named("cpu")) == {sort}
+    assert _tiers.slower_ops(Named("cpu*4")) == {sort}
+    assert _tiers.slower_ops(Named("gpu:1")) == frozenset()
+    assert asked == ["cpu", "cpu", "gpu"]
+    assert _tiers.slower_ops(types.SimpleNamespace(device="cpu")) == frozenset()  # optional
+
+
+def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
+    """XLA's CPU sort is slower than NumPy's: a sorting program is never compiled, nor
+    looked up in the disk cache, however often it runs."""
+    backend = _backend.current()
+    if backend_api.op("sort") not in _tiers.slower_ops(backend):
+        pytest.skip("this backend compiles its sort as fast as NumPy sorts")
+    looked = []
+    lookup = backend.lookup
+    monkeypatch.setattr(backend, "lookup", lambda program, *args, **kwargs: (
+        looked.append(program), lookup(program, *args, **kwargs))[1])
+    host = numpy.random.default_rng(1).normal(size=211)
+    x = la.asarray(host)
+    for k in range(8):
+        assert float(la.sort(x * k)[100]) == numpy.sort(host * k)[100]
+        _tiers.wait()
+    stats = la.stats()
+    assert stats["background_compiles"] == 0 and stats["compiled_runs"] == 0
+    assert stats["interpreted_runs"] == 8
+    assert not any(ins.op is backend_api.op("sort") for p in looked for ins in p.instructions)
+
+
+def test_a_program_far_slower_compiled_goes_back_after_one_run(auto, monkeypatch):
+    monkeypatch.setattr(_tiers, "FAR_SLOWER", 0.0)  # every compiled run is far slower
+    monkeypatch.setattr(_tiers, "FAR_MARGIN_S", 0.0)
+    x = la.asarray(numpy.arange(59.0))  # a shape no other test compiled in this process
+    for k in range(3):
+        float((x - k).sum())
+    _tiers.wait()
+    for k in range(3, 9):
+        value = float((x - k).sum())
+        assert value == float((numpy.arange(59.0) - k).sum())
+    stats = la.stats()
+    assert stats["tier_returns_to_interpreter"] == 1 and stats["background_compiles"] == 1
+    assert stats["compiled_runs"] == 1 and stats["interpreted_runs"] == 8

@@ -14,16 +14,18 @@ compiled program's runtime alone would take longer than its interpreted run
 program whose runs take microseconds, or that repeats only a few times, is never worth
 seconds of compiling.) Once the executable is ready, later runs use it. The engine
 keeps measuring: where the compiled program is slower than the interpreter was for
-the same structure (`SLOWER` times its best, over `TRIALS` runs), it goes back to
-interpreting. A program already compiled (memory) or found in the disk cache runs
-compiled at once; after its `TRIALS` timed runs the interpreter runs it once, to
-measure it, so a cached program slower than the interpreter goes back as well. What
-was measured (the interpreted best, the timed compiled runs, the verdict) is kept with
-the disk-cache entry (the backend's optional `remember`), so the next process takes
-up from there: a program found slower compiled is interpreted from its first run. A
-background compile that fails leaves the program on the interpreter and is counted
-once in `stats()` ("compile_failures", with its line and message under
-"tier_failures").
+the same structure (`SLOWER` times its best, over `TRIALS` runs, or `FAR_SLOWER` times
+it from the first run on), it goes back to interpreting. A program holding an op that
+the backend says it compiles to something slower than the interpreter runs (its
+optional `slower_ops(platform)`: XLA's CPU sort) is never compiled. A program already
+compiled (memory) or found in the disk cache runs compiled at once; after its first
+timed run the interpreter runs it once, to measure it, so a cached program slower than
+the interpreter goes back as well. What was measured (the interpreted best, the timed
+compiled runs, the verdict) is kept with the disk-cache entry (the backend's optional
+`remember`), so the next process takes up from there: a program found slower compiled
+is interpreted from its first run. A background compile that fails leaves the program
+on the interpreter and is counted once in `stats()` ("compile_failures", with its line
+and message under "tier_failures").
 
 Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the backend's
 `op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
@@ -70,6 +72,15 @@ LOAD_S = 1.0
 HOST_COPY_BYTES_PER_S = 2.3e9
 SLOWER = 1.25       # compiled slower than this times the interpreter's best: go back
 TRIALS = 3          # compiled runs measured before that comparison
+# One compiled run slower than FAR_SLOWER times the interpreter's best plus FAR_MARGIN_S
+# goes back at once: hist_sort's sort, interpreted in 26-39 ms, ran 0.67-0.71 s a run
+# compiled, and waiting for TRIALS runs lost 2 s. The margin keeps one run's accidents
+# from deciding alone (a program losing less than it a run waits for the TRIALS): an
+# executable's first run costs 0.7-4.7 ms more than the next ones here (a 5-instruction
+# sum of 1e5 values: 5.1 ms, then 2.5 ms), and a 0.2 ms program once took past 5 ms
+# more (the suite, on the shared 2-core machine).
+FAR_SLOWER = 2.0
+FAR_MARGIN_S = 0.02
 MAX_STATES = 20_000  # structures remembered (forgotten all at once past this)
 # What stats() reports of the tiers: runs per tier, compiles started in the background
 # (their compiles and seconds count in "compiles" and "background_compile_seconds"),
@@ -96,12 +107,24 @@ class State:
     compiled: object = None       # the backend's Compiled, once ready
     future: "Future | None" = None  # a background compile under way
     failed: bool = False          # its compile failed: interpret for good
-    slower: bool = False          # compiled measured slower: interpret for good
+    slower: bool = False          # compiled measured (or said, see `new`) slower: interpret
     probed: bool = False          # a compiled-first program interpreted once, to compare
 
 
 class Policy:
     """The decisions alone, on a `State` (no backend, no clock): unit-testable."""
+
+    @staticmethod
+    def new(program, slower_ops) -> State:
+        """The state of a structure seen for the first time. One holding an op among
+        `slower_ops` (the backend's, see `slower_ops`) is interpreted for good: neither
+        compiled nor looked up in the disk cache. (hist_sort's 3-instruction sort of 1e6
+        float64, interpreted in 26-39 ms, ran 0.67-0.71 s compiled: no count of runs
+        pays for compiling it.)"""
+        state = State()
+        if slower_ops and any(ins.op in slower_ops for ins in program.instructions):
+            state.slower = state.looked_up = True
+        return state
 
     @staticmethod
     def use_compiled(state: State) -> bool:
@@ -154,17 +177,31 @@ class Policy:
     def probe(state: State) -> bool:
         """Whether the next run of a compiled program goes to the interpreter once, to
         measure it: the program ran compiled from its first run (the disk cache), so
-        there is nothing to compare its `TRIALS` timed runs with."""
-        return (not state.probed and len(state.compiled_times) >= TRIALS
+        there is nothing to compare its timed runs with. After the first of them, so
+        that one far slower than the interpreter goes back at once (`judge`)."""
+        return (not state.probed and bool(state.compiled_times)
                 and state.interpreted_best == float("inf"))
 
     @staticmethod
     def after_probe(state: State, seconds: float) -> None:
         """Record the interpreter's run of a compiled program; go back to interpreting
-        if the compiled runs were slower."""
+        if the compiled runs so far were slower (`judge`)."""
         state.probed = True
         state.interpreted_best = min(state.interpreted_best, seconds)
-        if min(state.compiled_times) > SLOWER * state.interpreted_best:
+        Policy.judge(state)
+
+    @staticmethod
+    def judge(state: State) -> None:
+        """Send a compiled program back to the interpreter (`slower`) where its best
+        timed run is past `FAR_SLOWER` times the interpreter's best plus `FAR_MARGIN_S`
+        (from its first run on), or past `SLOWER` times it once `TRIALS` runs are timed.
+        Without an interpreted time there is nothing to compare with (see `probe`)."""
+        times, best = state.compiled_times, state.interpreted_best
+        if not times or best == float("inf"):
+            return
+        fastest = min(times)
+        if (fastest > FAR_SLOWER * best + FAR_MARGIN_S
+                or (len(times) >= TRIALS and fastest > SLOWER * best)):
             state.slower = True
 
     @staticmethod
@@ -186,8 +223,8 @@ class Policy:
             state.compiled_times = [float(t) for t in times[:TRIALS]]
         if note.get("slower") is True:
             state.slower = True
-        elif len(state.compiled_times) == TRIALS:
-            state.slower = min(state.compiled_times) > SLOWER * state.interpreted_best
+        else:
+            Policy.judge(state)
 
     @staticmethod
     def note(state: State) -> dict:
@@ -214,13 +251,13 @@ class Policy:
 
     @staticmethod
     def after_compiled_run(state: State, seconds: float) -> None:
-        """Record a compiled run; past `TRIALS` runs, go back to interpreting if the
-        compiled program is slower than the interpreter's best."""
+        """Record a timed compiled run; go back to interpreting if the compiled program
+        is slower than the interpreter's best (`judge`: far slower at once, else after
+        `TRIALS` runs)."""
         times = state.compiled_times
         if len(times) < TRIALS:
             times.append(seconds)
-            if len(times) == TRIALS and min(times) > SLOWER * state.interpreted_best:
-                state.slower = True
+            Policy.judge(state)
 
 
 _states: dict[tuple, State] = {}
@@ -372,7 +409,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
         if state is None:
             if len(_states) >= MAX_STATES:
                 _states.clear()
-            state = _states[key] = State()
+            state = _states[key] = Policy.new(program, slower_ops(backend))
             before = _unloaded_runs.pop(program.key, None)  # run before the backend loaded
             if before is not None:
                 (state.runs, state.interpreted_total, state.interpreted_best,
@@ -408,9 +445,10 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             _wait(backend, inputs)
         start = time.perf_counter()
         ran = _run(compiled, None, inputs, None, timed or block, backend)
-        if timed:
+        if timed:  # (less a reload's compile after an eviction: not the program's time)
+            seconds = time.perf_counter() - start - ran.events.compile_seconds
             with _lock:
-                Policy.after_compiled_run(state, time.perf_counter() - start)
+                Policy.after_compiled_run(state, seconds)
                 if state.slower:
                     stats.backend_events["tier_returns_to_interpreter"] += 1
             _remember(backend, program, signature, state)
@@ -458,6 +496,13 @@ def first_tier(backend):
 def platform(backend) -> str:
     """The platform of a backend's device name: "cpu", "gpu", "tpu", ... ("cpu*4": cpu)."""
     return str(backend.device).partition(":")[0].partition("*")[0]
+
+
+def slower_ops(backend) -> frozenset:
+    """The ops `backend` compiles, on its platform, to something slower than the first
+    tier runs them (its optional `slower_ops(platform)`); none where it does not say."""
+    named = getattr(backend, "slower_ops", None)
+    return frozenset(named(platform(backend))) if named is not None else frozenset()
 
 
 def _op_by_op(backend):

@@ -301,6 +301,10 @@ class CompilingBackend(Backend, Protocol):
     # of what the tiers measured: best run times per tier, whether the compiled program
     # was slower) with the persistent entry, and a `Compiled` found there has it back as
     # `tier_note` (None if there is none), so another process starts on the faster tier.
+    # Optional: `slower_ops(platform)` names the ops (`Op` objects) whose compiled
+    # lowering on `platform` ("cpu", "gpu", ..., see `Backend.device`) runs slower than
+    # the tiers' first tier there runs them (on the CPU, NumPy): a program holding one
+    # is never compiled there by the tiers, nor looked up in the persistent cache.
 
 
 REQUIRED = ("run", "devices", "transfer", "device_of")

@@ -234,6 +234,18 @@ def test_every_primitive_has_a_lowering():
     assert not missing, f"primitives without an XLA lowering: {missing}"
 
 
+def test_the_sorts_are_named_slower_compiled_on_the_cpu_alone():
+    """`slower_ops`: XLA's CPU sort and argsort ran 3-39x slower than NumPy's (see
+    lowering_sort.SLOWER_ON_CPU), so the tiers interpret a program holding one there."""
+    from lazyarr.backend_api import op
+    from lazyarr_xla import XlaBackend
+    from lazyarr_xla.lowering import lowerable
+    named = XlaBackend.slower_ops("cpu")
+    assert named == {op("sort"), op("argsort")} and named <= lowerable("cpu")
+    assert XlaBackend.slower_ops("gpu") == frozenset() == XlaBackend.slower_ops("tpu")
+    assert _backend.current().slower_ops("cpu") == named
+
+
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     """A read at a Python int (`a[i]`, `a[i, j]`) takes its position at run time: a
     loop over i runs the same program at every cut, whatever i is."""

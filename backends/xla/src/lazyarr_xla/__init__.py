@@ -27,7 +27,7 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
                                  RunResult, check_result, name_the_line)
 
-from . import disk_cache, memory_cache, peers, sharding
+from . import disk_cache, lowering_sort, memory_cache, peers, sharding
 from .lowering import convert, lower, prepare
 from .op_by_op import OpByOp
 
@@ -445,6 +445,13 @@ class XlaBackend:
             if self._op_by_op is None:
                 self._op_by_op = OpByOp(self)
             return self._op_by_op
+
+    @staticmethod
+    def slower_ops(platform: str) -> frozenset:
+        """The primitives whose compiled lowering on `platform` runs slower than NumPy
+        (the tiers interpret a program holding one): the sorts on the CPU, see
+        `lowering_sort.SLOWER_ON_CPU`."""
+        return lowering_sort.SLOWER_ON_CPU if platform == "cpu" else frozenset()
 
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
             block: bool = True) -> RunResult:
