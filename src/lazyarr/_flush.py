@@ -590,6 +590,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool) -> None:
     seconds = time.perf_counter() - start
     if unloaded:
         _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy())
+        events["interpreted_runs"] += 1
     STATS.flush_seconds += seconds
     counts = ran.counts()
     if counts:  # (none on most runs: Counter.update is Python code)
