@@ -337,3 +337,43 @@ def test_reflected_power_of_python_scalars():
 def test_a_numpy_scalar_squared_is_a_power():
     check(lambda x: x.any() ** 2, lambda x: x.any() ** 2, np.ones(2))
     check(lambda x: x.max() ** 2, lambda x: x.max() ** 2, np.arange(3, dtype=np.int8))
+
+
+_BINARY = sorted(name for name in UFUNCS if getattr(np, name).nin == 2
+                 and getattr(np, name).nout == 1)
+
+
+@pytest.mark.usefixtures("lazy_graph")
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float32", "float64",
+                                   "complex64"])
+def test_two_arrays_of_one_dtype_take_numpys_loop_on_every_path(dtype):
+    """The operators' fast path for two arrays of one shape and dtype (`fast_binary`,
+    taken once `fast_call` found the loop) gives NumPy's dtype and values for every
+    binary ufunc, on computed and pending operands, by the operator and the call."""
+    values = np.array([3, 0, 1, 7, 2, 5]).astype(dtype)
+    other = np.array([1, 2, 1, 3, 0, 2]).astype(dtype)
+    for name in _BINARY:
+        for _ in range(2):  # the first call finds the loop, the second takes the fast path
+            check(getattr(np, name), getattr(la, name), values, other)
+            check(lambda x, y: getattr(np, name)(x * 1, y * 1),
+                  lambda x, y: getattr(la, name)(x * 1, y * 1), values, other)
+    for op in (operator.add, operator.sub, operator.mul, operator.truediv, operator.lt,
+               operator.and_, operator.pow, operator.floordiv):
+        for _ in range(2):
+            check(op, op, values, other)
+            check(lambda x, y: op(x * 1, y), lambda x, y: op(x * 1, y), values, other)
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_the_fast_paths_record_the_users_line():
+    """A node built by the operators' and the ufuncs' fast paths records the line of
+    the user's code that built it (lazyarr's own callers, and NumPy's dispatch to
+    lazyarr, are skipped): an error found only when it is computed names that line."""
+    import inspect
+    x = la.asarray(np.linspace(0.0, 1.0, 5))
+    y = x * 2.0
+    line = inspect.currentframe().f_lineno + 1
+    built = [x + x, y * y, x - y, la.add(x, x), np.add(x, y), x + 1.0, la.cos(x), la.angle(x)]
+    built += [la.add(x, x), la.isclose(x, y), y ** 2]
+    for k, result in enumerate(built):
+        assert result._n.site == (__file__, line + (k > 7)), k

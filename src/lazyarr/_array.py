@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+import weakref
 
 import numpy as np
 
@@ -443,6 +444,23 @@ def small_array(value: np.ndarray) -> Array:
     array._n = node
     array._layout = None
     array._scalar = shape == ()
+    return array
+
+
+_ref = weakref.ref
+
+
+def pending_array(node: Node) -> Array:
+    """`Array(node)` of a new pending node (`_graph.pending`'s: its group is a root),
+    without the type call and `__init__`'s frame: tracked in its group as
+    `_flush.track` would, checked by `_shared` as `__init__` is."""
+    array = _new(Array)
+    array._n = node
+    array._layout = None
+    array._scalar = node.shape == ()
+    node.group.handles[id(array)] = _ref(array)
+    if _shared.WATCH:
+        _shared.reading(array)
     return array
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 import sys
 
 _INTERNAL = ("lazyarr", "numpy")
-_internal_files: dict[str, bool] = {}  # code file name -> inside lazyarr or NumPy
+# code file name -> inside lazyarr or NumPy (the fast paths look their caller up in it)
+INTERNAL_FILES: dict[str, bool] = {}
 
 
 def _internal(frame) -> bool:
     filename = frame.f_code.co_filename
-    known = _internal_files.get(filename)
+    known = INTERNAL_FILES.get(filename)
     if known is None:
         module = frame.f_globals.get("__name__", "")
-        known = _internal_files[filename] = module.partition(".")[0] in _INTERNAL
+        known = INTERNAL_FILES[filename] = module.partition(".")[0] in _INTERNAL
     return known
 
 
@@ -26,7 +27,7 @@ def user_site() -> tuple[str, int] | None:
     """(file, line) of the innermost caller outside lazyarr and NumPy. (Called for every
     operation built and every flush: the known files are looked up inline.)"""
     frame = sys._getframe(1)
-    known = _internal_files
+    known = INTERNAL_FILES
     while frame is not None:
         filename = frame.f_code.co_filename
         internal = known.get(filename)

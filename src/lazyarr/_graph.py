@@ -35,27 +35,15 @@ class Node:
         self.shape = shape
         self.dtype = dtype
         self.value = value
-        # The longest chain of pending nodes ending here: the scheduler's size bound.
-        depth = -1
-        for node in inputs:
-            if node.depth > depth:
-                depth = node.depth
-        self.depth = depth + 1
         self.site = site  # (file, line) of the user's code that built it, see _errors
         # Creation order: the scheduler lists a flush's outputs in it, so that a loop
         # body's flushes have one program key whatever order its handles were tracked in.
         self.serial = next(_serials)
-        # Pending nodes linked through pending inputs form one group: they share work,
-        # so the scheduler evaluates the live arrays of a group together.
         if op is INPUT:
+            self.depth = 0  # (a computed node has no inputs)
             self.group = None
         else:
-            group = self.group = _joined_group(inputs)
-            group.nodes += 1
-            size = 1
-            for n in shape:
-                size *= n
-            group.nbytes += size * dtype.itemsize
+            _pend(self, inputs, shape, dtype)
 
     @property
     def is_computed(self) -> bool:
@@ -113,6 +101,63 @@ class Group:
             group.parent = group.parent.parent  # path halving
             group = group.parent
         return group
+
+
+def _pend(node: Node, inputs: tuple, shape: tuple, dtype: np.dtype) -> None:
+    """Set a new pending node's depth (the longest chain of pending nodes ending at it:
+    the scheduler's size bound) and group: pending nodes linked through pending inputs
+    form one group, as they share work, so the scheduler evaluates the live arrays of a
+    group together. Its group is a root. (Inputs outside every group, as computed ones
+    are, make a group of its own, built here without `Group.__init__`'s call.)"""
+    depth = -1
+    group = None
+    many = False
+    for n in inputs:
+        if n.depth > depth:
+            depth = n.depth
+        if n.group is not None:
+            if group is None:
+                group = n.group
+            else:
+                many = True
+    node.depth = depth + 1
+    size = dtype.itemsize
+    for d in shape:
+        size *= d
+    if many:
+        group = _joined_group(inputs)
+    elif group is not None:
+        if group.parent is not group:
+            group = group.root()
+    else:
+        group = _new_node(Group)
+        group.parent = group
+        group.handles = {}
+        group.nodes = 1
+        group.nbytes = size
+        node.group = group
+        return
+    node.group = group
+    group.nodes += 1
+    group.nbytes += size
+
+
+def pending(op: Op, inputs: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
+            site) -> Node:
+    """`Node(op, inputs, attrs, shape, dtype, site=site)` of a primitive other than
+    "input", without the type call and `__init__`'s frame (every operation builds one:
+    the elementwise fast paths and `build`)."""
+    node = _new_node(Node)
+    node.op = op
+    node.inputs = inputs
+    node.attrs = attrs
+    node.shape = shape
+    node.dtype = dtype
+    node.value = None
+    node.site = site
+    node.serial = next(_serials)
+    _pend(node, inputs, shape, dtype)
+    return node
 
 
 def _joined_group(inputs) -> Group:
@@ -217,7 +262,7 @@ def build(op_name: str, inputs: tuple, attrs: tuple, site) -> Node:
         key = (op_name, shapes, dtypes, attrs)
         known = _RULES.get(key)
         if known is not None:
-            return Node(op, inputs, attrs, known[0], known[1], site=site)
+            return pending(op, inputs, attrs, known[0], known[1], site)
     kwargs = dict(attrs)
     try:
         shape = tuple(op.shape_rule(list(shapes), **kwargs))
@@ -232,7 +277,7 @@ def build(op_name: str, inputs: tuple, attrs: tuple, site) -> Node:
         if len(_RULES) >= _RULES_MAX:
             _RULES.clear()
         _RULES[key] = (shape, dtype)
-    return Node(op, inputs, attrs, shape, dtype, site=site)
+    return pending(op, inputs, attrs, shape, dtype, site)
 
 
 # Results NumPy gives without allocating (views): only their element count is bounded.
