@@ -295,6 +295,34 @@ def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy
                 if ins.op in (op("slice"), op("dynamic_slice")) and ins.inputs[0] in writes]
 
 
+def test_a_read_of_computed_values_written_reads_the_write(backend, lazy_graph, unbounded):
+    """life's step: the rule's values written into the interior and read back as the
+    next step's `z[1:-1, 1:-1]` are read from the write, not forwarded (XLA would fuse
+    the arithmetic into both readers and compute it twice); the values match NumPy."""
+    from lazyarr._flush import linearize
+    from lazyarr._graph import topological_order
+
+    def steps(np, z):
+        for _ in range(3):
+            n = z[:-2, 1:-1] + z[2:, 1:-1] + z[1:-1, :-2] + z[1:-1, 2:]
+            inner = (n == 2) | (z[1:-1, 1:-1] == 1)
+            z = np.zeros_like(z)
+            z[1:-1, 1:-1] = inner
+        return z
+
+    start = (numpy.arange(36).reshape(6, 6) % 3 == 0).astype(numpy.int64)
+    z = steps(la, la.asarray(start))
+    program, _ = linearize(topological_order([z._node]), [z._node])
+    base = len(program.input_specs)
+    writes = {base + k for k, ins in enumerate(program.instructions)
+              if ins.op is op("update_slice")}
+    assert len(writes) == 3
+    reads = [ins for ins in program.instructions
+             if ins.op in (op("slice"), op("dynamic_slice")) and ins.inputs[0] in writes]
+    assert len(reads) == 2 * 5  # each later step's five slices read the write before it
+    numpy.testing.assert_array_equal(numpy.asarray(z), steps(numpy, start))
+
+
 def test_a_read_forwarded_to_a_buffer_held_elsewhere_does_not_donate_it(backend, lazy_graph,
                                                                         unbounded):
     """A slice that now reads a leaf directly (past a disjoint write into it) is one more
