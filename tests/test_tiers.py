@@ -572,7 +572,7 @@ def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
     backend = _backend.current()
     if backend_api.op("sort") not in _tiers.slower_ops(backend):
         pytest.skip("the backend names no slower sort on its platform (XLA names its "
-                    "sort only on the CPU, where it measured 16-39x NumPy's time)")
+                    "sort only on the CPU: 1e6 float64 sorted in 920 ms, NumPy 42 ms)")
     looked = []
     lookup = backend.lookup
     monkeypatch.setattr(backend, "lookup", lambda program, *args, **kwargs: (

@@ -166,10 +166,10 @@ def _written_before(node: Node) -> tuple[Node, bool]:
             return source, False
         starts = tuple(where.value.tolist())
         steps = _attr(source, "steps")
-        if (values.shape == node.shape and values.dtype == node.dtype
-                and values.op is not INPUT and starts == _attr(node, "starts")
+        if (values.op in MOVES and values.shape == node.shape
+                and values.dtype == node.dtype and starts == _attr(node, "starts")
                 and steps == _attr(node, "steps")):
-            return (values, True) if values.op in MOVES else (source, False)
+            return values, True
         written = _box(starts, steps, values.shape)
         if not any(hi <= low or high <= lo for (lo, hi), (low, high) in zip(box, written)):
             return source, False  # they may overlap
