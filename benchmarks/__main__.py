@@ -2,8 +2,9 @@
 
 For each workload, each variant (numpy, lazyarr on XLA, jax-jit, jax-fori) first runs
 twice in fresh subprocesses sharing a new, empty program cache (cold, then warm: whole
-process time, imports and compiles included, and peak RSS), then all variants run in
-this process, interleaved, for the steady-state median. Microbenchmarks follow. Every result
+process time, imports and compiles included, and peak RSS), every workload's before
+any runs in this process; then all variants run in this process, interleaved, for the
+steady-state median. Microbenchmarks follow. Every result
 is checked against NumPy's; any difference or error is reported and makes the exit
 status 1. See benchmarks/README.md for what each column means.
 """
@@ -163,10 +164,10 @@ def check(workload, expected: tuple, actual: tuple) -> None:
         numpy.testing.assert_allclose(a, e, rtol=workload.rtol, atol=workload.rtol * scale)
 
 
-def bench(name: str, quick: bool, repeats: int, failures: list) -> dict:
-    """Figures for one workload: {variant: {first, peak, base, steady} | {error} | {na}}."""
+def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> dict:
+    """Figures for one workload: {variant: {first, peak, base, steady} | {error} | {na}},
+    given each variant's fresh-process `rows` (`first_call`)."""
     workload = WORKLOADS[name]
-    rows = {v: first_call(name, v, quick) for v in VARIANTS}
     runners = {}
     for v, row in rows.items():
         if "error" in row:
@@ -261,10 +262,17 @@ def main(argv=None) -> int:
     repeats = opts.repeats or (1 if opts.quick else 5)
     compile_bytecode()
     failures: list[str] = []
+    names = opts.only or list(WORKLOADS)
+    # Every fresh process runs before this one loads jax: on a machine of one
+    # accelerator (a TPU chip) only one process at a time may hold it.
+    first = {}
+    for name in names:
+        print(f"running {name} in fresh processes ...", file=sys.stderr, flush=True)
+        first[name] = {v: first_call(name, v, opts.quick) for v in VARIANTS}
     results = {}
-    for name in opts.only or WORKLOADS:
-        print(f"running {name} ...", file=sys.stderr, flush=True)
-        results[name] = bench(name, opts.quick, repeats, failures)
+    for name in names:
+        print(f"running {name} in this process ...", file=sys.stderr, flush=True)
+        results[name] = bench(name, opts.quick, repeats, failures, first[name])
     print(table(results))
     if not opts.no_micro:
         from . import micro
