@@ -841,7 +841,7 @@ def bound(node: Node) -> None:
     # The node's own head first: the whole signature (dozens of tuples three levels
     # deep) is built only for a node that may match, not for each node while waiting.
     if not (last is None or forced or _head(node) == last[:4]):
-        _weigh(node, main, _extra_bytes(node, group))
+        _weigh(node, group, main)
         return
     signature = _local_signature(node)
     if forced:
@@ -852,12 +852,11 @@ def bound(node: Node) -> None:
     elif last is None:
         # A first cut: here if at most one more array of this size is live, else (once
         # forced) where the fewest bytes were (`_weigh`).
-        extra = _extra_bytes(node, group)
-        if extra > node.dtype.itemsize * math.prod(node.shape):
-            _weigh(node, main, extra)
+        if _extra_bytes(node, group) > node.dtype.itemsize * math.prod(node.shape):
+            _weigh(node, group, main)
             return
     elif signature != last:
-        _weigh(node, main, _extra_bytes(node, group))
+        _weigh(node, group, main)
         return
     if main:
         _last_cut, _cheapest = signature, None
@@ -866,14 +865,14 @@ def bound(node: Node) -> None:
     evaluate([node], "size")
 
 
-def _weigh(node: Node, main: bool, extra: int) -> None:
+def _weigh(node: Node, group, main: bool) -> None:
     """Remember the place, of those seen while a cut waits, where a cut would compute
-    the fewest other arrays' bytes (`extra` at `node`: `_extra_bytes`), and how often
-    it came: a forced cut makes the next
+    the fewest other arrays' bytes, and how often it came: a forced cut makes the next
     cuts wait for it if it came twice (a loop whose iteration is shorter than the bound:
     its cuts land where the iteration keeps little live, and repeat)."""
     global _cheapest
     cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
+    extra = _extra_bytes(node, group)
     if cheapest is None or extra < cheapest[0]:
         cheapest = (extra, _local_signature(node), 1)
     elif extra == cheapest[0] and _head(node) == cheapest[1][:4] \
