@@ -104,43 +104,6 @@ def test_long_loops_are_cut_into_repeating_programs(compile_tier):
         assert stats["memory_cache_misses"] <= 4 and stats["memory_cache_hits"] >= 10
 
 
-def _life(xp, z, steps):
-    for _ in range(steps):
-        n = (z[0:-2, 0:-2] + z[0:-2, 1:-1] + z[0:-2, 2:] + z[1:-1, 0:-2]
-             + z[1:-1, 2:] + z[2:, 0:-2] + z[2:, 1:-1] + z[2:, 2:])
-        birth = (n == 3) & (z[1:-1, 1:-1] == 0)
-        survive = ((n == 2) | (n == 3)) & (z[1:-1, 1:-1] == 1)
-        z[...] = 0
-        z[1:-1, 1:-1][birth | survive] = 1
-    return z
-
-
-@pytest.mark.usefixtures("lazy_graph")
-def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
-    """A loop whose body keeps its temporaries live into the next iteration (n, birth
-    and survive here) is cut, past the depth bound, where a cut computes the fewest of
-    them as extra outputs (the rule's mask), at the same place every iteration: the
-    cuts run one program with few outputs, not one with every partial sum live."""
-    from lazyarr import _flush
-    cuts = []
-    linearize_ = _flush.linearize
-
-    def recording(order, outputs):
-        program, inputs = linearize_(order, outputs)
-        cuts.append((len(outputs), program.key))
-        return program, inputs
-    monkeypatch.setattr(_flush, "linearize", recording)
-    monkeypatch.setattr(_flush, "_last_cut", None)
-    monkeypatch.setattr(_flush, "_cheapest", None)
-    host = (np.random.default_rng(0).random((16, 16)) < 0.3).astype(np.int64)
-    np.testing.assert_array_equal(np.asarray(_life(la, la.asarray(host), 40)),
-                                  _life(np, host.copy(), 40))
-    steady = cuts[2:-1]  # (after the first window's cuts; before the final read)
-    assert len(steady) >= 4, cuts
-    assert {outputs for outputs, _ in steady} == {4}, cuts  # the mask, birth, survive, n
-    assert len({key for _, key in steady}) == 1
-
-
 @pytest.mark.usefixtures("lazy_graph")
 def test_python_scalars_are_runtime_inputs_not_constants():
     x = la.asarray(np.arange(4.0))
