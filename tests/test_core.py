@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import lazyarr as la
+from benchmarks.scripts import life
 from lazyarr import _dtypes
 from lazyarr._flush import linearize
 from lazyarr._graph import topological_order
@@ -102,6 +103,32 @@ def test_long_loops_are_cut_into_repeating_programs(compile_tier):
     assert stats["flushes"]["size"] >= 10  # each iteration adds 3 to the chain's depth
     if stats["memory_cache_misses"]:  # a compiling backend: a few programs, then hits
         assert stats["memory_cache_misses"] <= 4 and stats["memory_cache_hits"] >= 10
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
+    """A loop whose body keeps its temporaries live into the next iteration (n, birth
+    and survive here) is cut, past the depth bound, where a cut computes the fewest of
+    them as extra outputs (the rule's mask), at the same place every iteration: the
+    cuts run one program with few outputs, not one with every partial sum live."""
+    from lazyarr import _flush
+    cuts = []
+    linearize_ = _flush.linearize
+
+    def recording(order, outputs):
+        program, inputs = linearize_(order, outputs)
+        cuts.append((len(outputs), program.key))
+        return program, inputs
+    monkeypatch.setattr(_flush, "linearize", recording)
+    monkeypatch.setattr(_flush, "_last_cut", None)
+    monkeypatch.setattr(_flush, "_cheapest", None)
+    host = (np.random.default_rng(0).random((16, 16)) < 0.3).astype(np.int64)
+    np.testing.assert_array_equal(np.asarray(life(la, la.asarray(host), 40)),
+                                  life(np, host, 40))
+    steady = cuts[2:-1]  # (after the first window's cuts; before the final read)
+    assert len(steady) >= 4, cuts
+    assert {outputs for outputs, _ in steady} == {4}, cuts  # the mask, birth, survive, n
+    assert len({key for _, key in steady}) == 1
 
 
 @pytest.mark.usefixtures("lazy_graph")

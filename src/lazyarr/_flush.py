@@ -773,6 +773,10 @@ def _leaf_uses(program: Program) -> list[int]:
 # other threads' in `_cuts` (each thread's loops cut at their own repeating points).
 _last_cut: tuple | None = None
 _cuts = threading.local()
+# While a cut waits for its place: the fewest other arrays' bytes a cut would compute
+# at a place seen, that place's signature and how often it came (see `_weigh`; other
+# threads' in `_cuts.cheapest`).
+_cheapest: tuple | None = None
 
 
 def _local_signature(node: Node, levels: int = 3) -> tuple:
@@ -800,10 +804,12 @@ def bound(node: Node) -> None:
 
     Cuts are made at the same place of a loop body each time: past the bound, the cut
     waits for a node like the one the last cut was made at (at most another bound's
-    worth), so every cut after the first runs the same program from the cache. A node
+    worth), so every cut after the first runs the same program from the cache. A cut
+    forced there instead makes the next ones wait for the place seen meanwhile where
+    the fewest other live arrays would be its outputs too (`_weigh`). A node
     joining many pending inputs at once (`np.array(results)`) has them computed first,
     in batches of a bounded size (alike batches run one cached program)."""
-    global _last_cut
+    global _last_cut, _cheapest
     group = node.group
     if group is None:
         return
@@ -824,24 +830,81 @@ def bound(node: Node) -> None:
              or (most_bytes is not None and behind > most_bytes))
     if not (deep or large):
         return
-    if large and _cut_inputs(node):
-        return
     forced = ((most_deep is not None and depth > 2 * most_deep)
               or (most_nodes is not None and group.nodes > 2 * most_nodes)
               or (most_bytes is not None and behind > 2 * most_bytes))
+    # (a deep node waits for its place, within the forced bounds, whatever its width)
+    if large and not deep and _cut_inputs(node):
+        return
     main = threading.current_thread() is threading.main_thread()
     last = _last_cut if main else getattr(_cuts, "signature", None)
     # The node's own head first: the whole signature (dozens of tuples three levels
     # deep) is built only for a node that may match, not for each node while waiting.
     if not (last is None or forced or _head(node) == last[:4]):
+        _weigh(node, group, main, _extra_bytes(node, group))
         return
     signature = _local_signature(node)
-    if last is None or signature == last or forced:
-        if main:
-            _last_cut = signature
-        else:
-            _cuts.signature = signature
-        evaluate([node], "size")
+    if forced:
+        cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
+        if cheapest is not None and cheapest[2] > 1 \
+                and cheapest[0] < _extra_bytes(node, group):
+            signature = cheapest[1]  # where the next cuts wait for
+    elif last is None:
+        # A first cut: here if at most one more array of this size is live, else (once
+        # forced) where the fewest bytes were (`_weigh`).
+        extra = _extra_bytes(node, group)
+        if extra > node.dtype.itemsize * math.prod(node.shape):
+            _weigh(node, group, main, extra)
+            return
+    elif signature != last:
+        _weigh(node, group, main, _extra_bytes(node, group))
+        return
+    if main:
+        _last_cut, _cheapest = signature, None
+    else:
+        _cuts.signature, _cuts.cheapest = signature, None
+    evaluate([node], "size")
+
+
+def _weigh(node: Node, group, main: bool, extra: int) -> None:
+    """Remember the place, of those seen while a cut waits, where a cut would compute
+    the fewest other arrays' bytes (`extra`, from `_extra_bytes`), and how often it
+    came: a forced cut makes the next cuts wait for it if it came twice (a loop whose
+    iteration is shorter than the bound: its cuts land where the iteration keeps
+    little live, and repeat)."""
+    global _cheapest
+    cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
+    if cheapest is None or extra < cheapest[0]:
+        cheapest = (extra, _local_signature(node), 1)
+    elif extra == cheapest[0] and _head(node) == cheapest[1][:4] \
+            and _local_signature(node) == cheapest[1]:
+        cheapest = (extra, cheapest[1], cheapest[2] + 1)
+    else:
+        return
+    if main:
+        _cheapest = cheapest
+    else:
+        _cuts.cheapest = cheapest
+
+
+def _extra_bytes(node: Node, group) -> int:
+    """The bytes of `group`'s live pending arrays other than `node` and its operands:
+    what a cut at `node` computes besides it (see `_sharing_roots`). Live operands are
+    left out: most are the statement's own temporaries and old values, dead once it
+    binds its result (`s = s + a[i]`). Drops dead handles from the registry."""
+    keep, seen, extra = {}, {id(node), *map(id, node.inputs)}, 0
+    for key, ref in list(group.handles.items()):
+        handle = ref()
+        if handle is None:
+            continue
+        keep[key] = ref
+        other = handle._n  # (a view's node as last derived: no new node here)
+        if id(other) not in seen and other.group is not None \
+                and other.group.root() is group:
+            seen.add(id(other))
+            extra += other.dtype.itemsize * math.prod(other.shape)
+    group.handles = keep
+    return extra
 
 
 def _cut_inputs(node: Node) -> bool:
