@@ -547,6 +547,8 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True) -> None:
     shares pending work with them)."""
     with _flush_lock, _interrupts.deferred():  # Ctrl-C: raised once the flush is whole
         nodes = list(nodes)
+        if cause != "size":  # a read ends the pending graph: a cut's wait is over
+            _forget_cheapest()
         if cause not in ASYNC_CAUSES and _in_flight and _awaits_in_flight(nodes):
             settle()
         try:
@@ -885,6 +887,16 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
         _cheapest = cheapest
     else:
         _cuts.cheapest = cheapest
+
+
+def _forget_cheapest() -> None:
+    """End this thread's wait for a cut's place (a place seen by a loop that has ended
+    must not become the place a later loop's cuts wait for)."""
+    global _cheapest
+    if threading.current_thread() is threading.main_thread():
+        _cheapest = None
+    else:
+        _cuts.cheapest = None
 
 
 def _extra_bytes(node: Node, group) -> int:
