@@ -77,6 +77,24 @@ def test_initial_and_where(name, data):
     check_function(name, x, **kwargs)
 
 
+@pytest.mark.parametrize("tier", ["interpret", "compile"])
+def test_float_products_overflow_where_numpys_do(tier):
+    """NumPy multiplies in order, not in a tree: whether a product whose running value
+    crosses the overflow limit comes out inf (or inf * 0 NaN) depends on it. Found by
+    test_out's hypothesis examples on XLA (2.04e135 where NumPy has inf)."""
+    edge = np.full((2, 4), 2.90499e5)
+    edge[0, :2] = 1.26790109e99, 1.99090996e187
+    zero = edge.copy()
+    edge[1, 2], zero[1, 2] = 3.90258082e-179, 0.0
+    with la.use_tier(tier), np.errstate(all="ignore"):
+        for x in (edge, zero, edge.T.copy(), zero.reshape(2, 2, 2)):
+            for axis in (None, 0, -1, (0, -1)):
+                check_function("prod", x, axis=axis)
+                out = np.zeros(np.prod(x, axis=axis).shape)
+                assert_same(np.prod(x, axis=axis, out=out),
+                            la.prod(la.asarray(x), axis=axis, out=la.asarray(out.copy())))
+
+
 def test_explicit_initial_none():
     """max/min: initial=None is "no initial", as in NumPy. sum/prod: lazyarr reads it
     the same way (NumPy reads it as "no identity" and raises on empty input), because

@@ -1,7 +1,7 @@
 """Reductions, arg-reductions and running sums/products on the XLA backend, with
 NumPy's order where it decides the rounding or where infinities and NaNs come out
-(complex products in order, float scans up to `_SEQUENTIAL_MAX` long as a sequential
-scan, float16 accumulated in float32). Registers its lowerings on import.
+(products in order, float scans and float products up to `_SEQUENTIAL_MAX` long as a
+sequential scan, float16 accumulated in float32). Registers its lowerings on import.
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ def _reduce_sum(x, axes):
 
 
 def _reduce_prod(x, axes):
-    """Complex: NumPy multiplies in order from 1 + 0j with its own product, which
-    decides where infinities and NaNs come out: its scalar loop when the reduced
-    elements are the inner (last non-unit) axis, else its SIMD loop; float16 in
-    float32."""
+    """NumPy multiplies in order (no pairwise tree, unlike its sums), which decides
+    where a product crossing the overflow or underflow limit comes out inf, 0 or NaN:
+    floats in that order up to `_SEQUENTIAL_MAX` reduced elements. Complex: in order
+    from 1 + 0j with NumPy's own product: its scalar loop when the reduced elements
+    are the inner (last non-unit) axis, else its SIMD loop. float16 in float32."""
     if kind(x) == "c":
         if x.size == 0:
             return jnp.ones(tuple(n for a, n in enumerate(x.shape) if a not in axes), x.dtype)
@@ -69,6 +70,10 @@ def _reduce_prod(x, axes):
         return _sequential(step, flat, flat.ndim - 1, init=one)[1]
     if x.dtype == jnp.float16:
         return jnp.prod(x, axis=axes, dtype=jnp.float32).astype(x.dtype)
+    length = math.prod(x.shape[a] for a in axes)
+    if kind(x) == "f" and axes and 1 < length <= _SEQUENTIAL_MAX:
+        flat = _last(x, axes)
+        return _sequential(jnp.multiply, flat, flat.ndim - 1)[1]
     return jnp.prod(x, axis=axes, dtype=x.dtype)
 
 
@@ -105,9 +110,10 @@ def _extreme(fn, better):
     return lowered
 
 
-# Float running sums and products along axes up to this long are computed in NumPy's
-# order (a scan), so they round exactly as NumPy's; longer ones use XLA's parallel
-# prefix, which rounds differently (documented).
+# Float running sums and products, and float products, along axes up to this long are
+# computed in NumPy's order (a scan), so they round (and overflow) exactly as NumPy's;
+# longer ones use XLA's parallel prefix or reduction tree, which round differently
+# (documented).
 _SEQUENTIAL_MAX = 1024
 
 
