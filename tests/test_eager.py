@@ -151,7 +151,9 @@ def test_eager_is_off_when_switched_off(switch):
 
 
 def test_large_and_pending_inputs_stay_lazy():
-    big = la.asarray(np.ones(_eager.MAX_ELEMENTS + 1))
+    # (`la.array` copies: `la.asarray` of a large ndarray is its own memory, and what
+    # reads it is computed at once, as test_shared_buffers.py checks)
+    big = la.array(np.ones(_eager.MAX_ELEMENTS + 1))
     assert not _computed(big + 1)
     small = la.asarray(np.ones(3))
     pending = (big + 1)[:3]
@@ -163,7 +165,7 @@ def test_small_windows_of_a_large_computed_array_are_read_in_place():
     as NumPy's view of the buffer and the reduction computed at once; a window past the
     bound stays lazy."""
     host = np.random.default_rng(2).normal(size=_eager.MAX_ELEMENTS * 3)
-    x = la.asarray(host)
+    x = la.array(host)  # (a copy: what reads a shared `asarray(host)` is computed at once)
     la.reset_stats()
     with la.count_flushes() as flushes:
         means = [x[s:s + 4096].mean() for s in range(0, host.size - 4096, 2048)]

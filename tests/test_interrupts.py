@@ -56,7 +56,7 @@ def watch():
 threading.Thread(target=watch, daemon=True).start()
 import lazyarr as la
 host = numpy.linspace(0, 1, 3_000_000)
-a = la.asarray(host)
+a = la.array(host)  # (a copy: what reads a shared `asarray(host)` is computed at once)
 b = la.cumsum(la.sin(a) * 2 + 1)
 c = (a * 3).sum()
 interrupts, at_interrupt = 0, None

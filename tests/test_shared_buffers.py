@@ -281,3 +281,49 @@ def _in_place_ufuncs(m):
 
 def test_in_place_ufuncs_write_numpys_values_into_the_buffer():
     assert _in_place_ufuncs(la) == _in_place_ufuncs(numpy)
+
+
+BIG = 40_000  # past lazyarr._eager.MAX_ELEMENTS: asarray shares the ndarray's memory
+
+
+def _asarray_of_an_ndarray(m):
+    a = numpy.arange(float(BIG))
+    b = m.asarray(a)                # NumPy's asarray(ndarray) is the ndarray itself
+    y = b * 2.0                     # recorded before the writes below
+    rows = b.reshape(200, 200)
+    a[0] = -5.0                     # the caller's write shows through b and its views
+    b[1] = -7.0                     # a write through b shows in the caller's array
+    b[200:203] = 9.0
+    c = m.asarray(a, copy=True)     # a copy sees no later write
+    a[2] = 4.0
+    return [_values(y)[:4], _values(b)[:4], a[:4].tolist(), _values(rows[1, :4]),
+            _values(c)[:4], float(b.sum()), numpy.shares_memory(numpy.asarray(b), a)]
+
+
+def test_asarray_of_an_ndarray_shares_its_memory_as_numpys_does(backend):
+    """`asarray(ndarray)` is the ndarray's own memory, as in NumPy (no copy: the input
+    of a NumPy script's `np.asarray(data)` is never copied); what was recorded on it
+    before a write keeps NumPy's values."""
+    la.reset_stats()
+    assert _asarray_of_an_ndarray(la) == _asarray_of_an_ndarray(numpy)
+    assert la.stats()["shared_buffer_copies"] == 0
+
+
+def test_asarray_copies_where_numpy_would_or_sharing_cannot_be_kept():
+    """A cast, a read-only or non-contiguous array, and a small one (computed at once
+    by the eager path, where watching a shared buffer costs a flush an operation) are
+    copied: a later write to the ndarray does not show."""
+    a = numpy.arange(float(BIG))
+    ro = a.copy()
+    ro.flags.writeable = False
+    for made in (la.asarray(a, dtype=numpy.float32), la.asarray(ro), la.asarray(a[::2]),
+                 la.asarray(a[:10])):
+        before = _values(made)[:1]
+        a[0] = ro[0] + 1.0
+        assert _values(made)[:1] == before
+    small = numpy.arange(4.0)
+    shared = la.asarray(small, copy=False)  # asked for: shared at any size
+    small[0] = 8.0
+    assert _values(shared) == [8.0, 1.0, 2.0, 3.0]
+    shared[1] = 9.0
+    assert small.tolist() == [8.0, 9.0, 2.0, 3.0]

@@ -88,6 +88,12 @@ def refresh() -> tuple:
     return state
 
 
+def on_host() -> bool:
+    """Whether the selected backend computes on the host's CPU (the reference, or a
+    compiling one on a single CPU device), where NumPy's buffers are its own."""
+    return _decide(*_backend.selected())
+
+
 def _tier_allows() -> bool:
     try:
         return _settings.tier() not in ("compile", "opbyop")

@@ -118,6 +118,15 @@ def buffer_of(owner) -> np.ndarray:
     return h
 
 
+def adopt(owner, h: np.ndarray) -> None:
+    """Make the NumPy array `h` itself the new `owner`'s shared buffer (`owner`'s node
+    a leaf whose value is `h`): `asarray(ndarray)` is the ndarray in NumPy, so writes
+    on either side are seen by the other, and what is built on it is computed from `h`
+    as it is then. `h` is C-contiguous, writable and of a native numeric dtype."""
+    key = id(owner)
+    EXPORTED[key] = (weakref.ref(owner, _drop(key)), h, owner._n, h)
+
+
 def export(x) -> np.ndarray:
     """A writable NumPy array sharing memory with `x` (an owner or a view)."""
     owner = x._owner()

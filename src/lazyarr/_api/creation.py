@@ -2,7 +2,8 @@
 grids (meshgrid, indices, fromfunction) and triangles.
 
 Data from the host (lists, NumPy arrays) becomes a runtime input, copied so that a
-later change to the user's array does not change a lazy result. Filled arrays and
+later change to the user's array does not change a lazy result; except that
+`asarray(ndarray)` is the ndarray's own memory, as in NumPy (`_shared.adopt`). Filled arrays and
 ranges are built inside the program (a broadcast scalar, an iota), never shipped as
 data. 0-d arrays made here print as arrays (`array(3.)`), as NumPy's do.
 """
@@ -15,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtypes
+from .. import _dtypes, _eager, _shared
 from . import export
 from .._interop import NotLazy
 from .common import (Array, apply, as_array, as_shape, astype, full_node, host_array, leaf,
@@ -64,6 +65,10 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if isinstance(a, Array) and (dtype is None or _dtypes.as_dtype(dtype) == a.dtype):
         # copy=True: a new owner; a scalar is immutable, so a new handle shares it
         return Array(a._node, scalar=False) if copy or a._scalar else a
+    if type(a) is np.ndarray and copy is not True and _shareable(a, dtype, copy):
+        result = Array(leaf(a, a.shape, a.dtype), scalar=False)
+        _shared.adopt(result, a)
+        return result
     if copy is False:  # share the caller's buffer, or NumPy's ValueError
         value = None if isinstance(a, Array) else np.asarray(a, dtype=dtype, copy=False)
         if value is None or not value.dtype.isnative:  # a cast, or lazyarr's host order
@@ -71,6 +76,18 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         return Array(leaf(value, value.shape, value.dtype), scalar=False)
     x = as_array(a, dtype)
     return x if x is not a and not x._scalar else Array(x._node, scalar=False)
+
+
+def _shareable(a: np.ndarray, dtype, copy) -> bool:
+    """Whether `asarray(a)` is `a`'s own memory, as NumPy's is (see `_shared.adopt`):
+    no cast, a writable C-contiguous buffer of a native numeric dtype, on the host's
+    CPU; and, unless copy=False asks for it, past the eager size (a small array is
+    copied: an operation reading a shared buffer is a flush, tens of µs, where the
+    eager path computes a small one in one)."""
+    return ((dtype is None or _dtypes.as_dtype(dtype) == a.dtype)
+            and a.dtype.kind in "biufc" and a.dtype.isnative
+            and a.flags.c_contiguous and a.flags.writeable
+            and (copy is False or a.size > _eager.MAX_ELEMENTS) and _eager.on_host())
 
 
 @export
