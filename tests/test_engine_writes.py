@@ -131,6 +131,111 @@ def test_a_chain_of_writes_into_an_owned_input_is_made_in_place(monkeypatch):
     assert out is not inputs[0]
 
 
+
+def _difference_program(n: int) -> Program:
+    """m[1:] - p * q for an (n + 1, n) matrix m: the subtraction's operands are a view
+    of m (first) and the dying temporary p * q, as in gauss's step."""
+    m, row = ((n + 1, n), F64), ((n, n), F64)
+    specs = (m, row, row)
+    ins = (Instruction(op("multiply"), (1, 2), (), *row),
+           Instruction(op("slice"), (0,), (("starts", (1, 0)), ("steps", (1, 1)),
+                                           ("stops", (n + 1, n))), *row),
+           Instruction(op("subtract"), (4, 3), (), *row))
+    return Program(specs, ins, (5,), (specs, ins, (5,)))
+
+
+def test_an_elementwise_result_takes_any_dying_operand_not_only_the_first():
+    """`m[1:] - t`: the first dying operand is a view of m (not its own buffer), the
+    second the temporary t: the result is written into t's buffer, as NumPy's own
+    elision does (before, a new array was made once the view was turned down)."""
+    import tracemalloc
+    backend = NumpyBackend()
+    n = 300
+    program = _difference_program(n)
+    inputs = [numpy.arange((n + 1) * n, dtype=F64).reshape(n + 1, n).copy(),
+              numpy.full((n, n), 2.0), numpy.full((n, n), 3.0)]
+    backend.run(program, inputs)  # warm
+    tracemalloc.start()
+    try:
+        out, = backend.run(program, inputs).outputs
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * n * n * 8  # one array: t's, not t's and then another
+    numpy.testing.assert_array_equal(out, inputs[0][1:] - 6.0)
+    assert not any(numpy.shares_memory(out, x) for x in inputs)
+
+
+def test_an_elementwise_result_takes_an_owned_input_that_dies():
+    """An owned input read last by an elementwise instruction gives it its buffer; one
+    not owned never does."""
+    spec = ((3, 3), F64)
+    specs = (spec, spec)
+    ins = (Instruction(op("slice"), (0,), (("starts", (0, 0)), ("steps", (1, 1)),
+                                           ("stops", (3, 3))), *spec),
+           Instruction(op("subtract"), (2, 1), (), *spec))
+    program = Program(specs, ins, (3,), (specs, ins, (3,)))
+    for owned in (frozenset([1]), frozenset()):
+        inputs = [numpy.ones((3, 3)), numpy.full((3, 3), 4.0)]
+        out, = NumpyBackend().run(program, inputs, owned).outputs
+        assert (out is inputs[1]) == bool(owned)
+        assert out.tolist() == [[-3.0] * 3] * 3 and inputs[0].tolist() == [[1.0] * 3] * 3
+
+
+def test_an_owned_matrix_whose_views_are_owned_inputs_is_written_in_place(monkeypatch):
+    """gauss after a cut: the next step reads `a[c:, c-1:]` of the computed matrix, a
+    NumPy view of it that is one more input of the program. The scheduler owns the
+    matrix with its view, and the write into it is made in place (before, a copy of
+    the whole matrix per cut), once the view is read by nothing after."""
+    calls = _count_writes_in_place(monkeypatch)
+    m, row = ((4, 3), F64), ((3, 3), F64)
+    specs = (m, row, row, ((2,), I64))
+    ins = (Instruction(op("subtract"), (1, 2), (), *row),
+           Instruction(op("update_slice"), (0, 4, 3), (("steps", (1, 1)),), *m))
+    program = Program(specs, ins, (5,), (specs, ins, (5,)))
+    matrix = numpy.arange(12.0).reshape(4, 3).copy()
+    inputs = [matrix, matrix[1:], numpy.full((3, 3), 2.0), numpy.array([1, 0])]
+    out, = NumpyBackend().run(program, inputs, frozenset([0, 1, 2])).outputs
+    assert out is matrix and len(calls) == 1
+    assert out.tolist() == [[0, 1, 2], [1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    # The view read after the write: the write goes to a copy, the view keeps its values.
+    ins = ins + (Instruction(op("multiply"), (1, 1), (), *row),)
+    program = Program(specs, ins, (5, 6), (specs, ins, (5, 6)))
+    matrix = numpy.arange(12.0).reshape(4, 3).copy()
+    inputs = [matrix, matrix[1:], numpy.full((3, 3), 2.0), numpy.array([1, 0])]
+    out, squares = NumpyBackend().run(program, inputs, frozenset([0, 1, 2])).outputs
+    assert out is not matrix and matrix.tolist() == numpy.arange(12.0).reshape(4, 3).tolist()
+    assert squares.tolist() == (numpy.arange(3.0, 12.0).reshape(3, 3) ** 2).tolist()
+
+
+def test_the_scheduler_owns_a_matrix_with_its_views_in_the_program(backend, lazy_graph,
+                                                                   unbounded):
+    """`_sole_owner_inputs`: a computed buffer held besides its leaf only by NumPy views
+    that are themselves sole-owned inputs of the program is owned; one viewed by
+    anything else (a view kept by a user's array) is not."""
+    from lazyarr import _flush
+    from lazyarr._graph import topological_order
+
+    def positions(keep_view):
+        a = la.asarray(numpy.arange(12.0).reshape(4, 3)) * 1.0
+        la.eval(a)
+        r = a[1:]
+        la.eval(r)  # (the interpreter's NumPy view of a's buffer)
+        kept = r if keep_view else None
+        a[1:] = r - 1.0
+        del r
+        roots = [a._node]
+        order = topological_order(roots)
+        program, inputs = _flush.linearize(order, roots)
+        found = _flush._sole_owner_inputs(order, inputs, program)
+        del kept
+        shapes = [n.shape for n in order if n.op is _flush.INPUT]
+        return shapes.index((4, 3)) in found
+
+    la.set_tier("interpret")
+    assert positions(keep_view=False)
+    assert not positions(keep_view=True)
+
 def _aliasing(np):
     """Writes next to every kind of alias: views, earlier pending readers, a kept
     copy, a scatter, ufunc.at, a shared buffer and a loop of shrinking writes."""

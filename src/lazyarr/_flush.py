@@ -730,25 +730,41 @@ def _name_the_check(exc: BaseException, program) -> None:
 def _sole_owner_inputs(order: list[Node], inputs: list, program: Program) -> frozenset[int]:
     """Positions of the inputs whose buffer nothing outside this program can see: the
     leaf node is held only by this program's pending nodes (no handle, no other pending
-    graph) and its buffer only by the leaf (no NumPy view, no user reference). A backend
-    may reuse ("donate") such a buffer for an output: `x = x * a + b` in a loop then
-    needs no second buffer."""
+    graph) and its buffer only by the leaf (no NumPy view, no user reference), or also
+    by NumPy views of it that are themselves such inputs (gauss's `a[c:, c-1:]` of a
+    computed `a`, taken by the first step after a cut: a view dies with the program,
+    so the matrix written into is the program's to write; a backend that writes into
+    it does so once no view of it is read any more). A backend may reuse ("donate")
+    such a buffer for an output: `x = x * a + b` in a loop then needs no second buffer."""
     uses = _leaf_uses(program)
     gained = _gained()
     if gained:
         uses = list(uses)
         for position in gained:
             uses[position] -= 1
-    owned, position = [], 0
+    owned, viewed, position = [], None, 0
     for node in order:
         if node.op is INPUT:
             # Holders we know of: the consumers' input tuples, `order`, this loop's
             # variable and getrefcount's argument; for the buffer: the node, `inputs`
             # and the argument.
-            if (sys.getrefcount(node) == uses[position] + 3
-                    and sys.getrefcount(inputs[position]) == 3):
-                owned.append(position)
+            if sys.getrefcount(node) == uses[position] + 3:
+                holders = sys.getrefcount(inputs[position])
+                if holders == 3:
+                    owned.append(position)
+                elif type(inputs[position]) is np.ndarray:  # held by views, perhaps
+                    if viewed is None:
+                        viewed = {}
+                    viewed[id(inputs[position])] = [position, holders - 3]
             position += 1
+    if viewed:  # each owned view of a buffer accounts for one of its holders
+        for position in owned:
+            value = inputs[position]
+            if type(value) is np.ndarray and value.base is not None:
+                entry = viewed.get(id(value.base))
+                if entry is not None:
+                    entry[1] -= 1
+        owned += [position for position, unknown in viewed.values() if unknown == 0]
     return frozenset(owned)
 
 

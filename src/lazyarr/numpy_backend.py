@@ -56,23 +56,34 @@ class NumpyBackend:
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         base = len(slots)
+        plan = _plan(program)
         # Each writable owned input's reference count now: one more reference later
         # (a view of it, another slot) means that something else would see the write.
         held = {} if program.checks else {i: sys.getrefcount(slots[i]) for i in owned
                                           if i < base and _writable(slots[i])}
+        # Owned inputs that other inputs are NumPy views of (the scheduler owns them
+        # with their views, see `_sole_owner_inputs`): counted in `held`, so written
+        # only once no view is read any more (`pinned`: the views' last reader).
+        pinned = _pinned(slots, held, plan.input_last) if held else None
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
-            for k, (ins, ref, operands, attrs, target, reuse, released) in enumerate(
-                    _plan(program)):
+            for k, (ins, ref, operands, attrs, target, reuse, released) in enumerate(plan):
                 args = [slots[i] for i in operands]
-                inplace = target is not None and _owns(slots, target, base, held)
+                inplace = target is not None and _owns(slots, target, base, held, pinned, k)
                 if inplace:
                     ref = WRITES_IN_PLACE[ins.op]
+                value = None
                 try:
-                    if reuse is not None and _free(slots[reuse]):
-                        # NumPy's temporary elision: `a + b + c` makes one array
-                        value = ref(*args, out=slots[reuse])
-                    else:
+                    for slot in reuse:
+                        # NumPy's temporary elision: `a + b + c` makes one array. Each
+                        # dying operand is tried: the first may be a view, or held.
+                        if _owns(slots, slot, base, held, pinned, k + 1):
+                            value = ref(*args, out=slots[slot])
+                            if slot in held:  # an owned input's buffer: the result's now
+                                held[len(slots)] = held.pop(slot)
+                                slots[slot] = None
+                            break
+                    if value is None:
                         value = np.asarray(ref(*args, **attrs))
                 except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
                     raise name_the_line(exc, program, k)
@@ -123,8 +134,13 @@ class _Step(NamedTuple):
     operands: tuple        # ins.inputs
     attrs: dict
     target: int | None     # a write's target (operand 0), where it may be written in place
-    reuse: int | None      # an operand slot an elementwise result may take (elision)
+    reuse: tuple           # operand slots an elementwise result may take (elision)
     released: tuple        # intermediates whose last reader this is
+
+
+class _Plan(tuple):
+    """A program's steps, and per input slot the index of its last reader (-1 if none)."""
+    input_last: tuple
 
 
 _plans: dict = {}  # program key -> its steps (the interpreter runs a loop's body often)
@@ -134,9 +150,9 @@ MAX_PLANS = 512
 def _plan(program) -> tuple:
     """The program's steps, kept by its key: only the reference counts and what the
     buffers are (views, read-only) are looked at while it runs."""
-    steps = _plans.get(program.key)
-    if steps is not None:
-        return steps
+    plan = _plans.get(program.key)
+    if plan is not None:
+        return plan
     base, outputs = len(program.input_specs), set(program.outputs)
     last = last_uses(program)
     summed = _summed_conversions(program, outputs)
@@ -144,29 +160,31 @@ def _plan(program) -> tuple:
     for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
         if k in summed:  # (see _summed_conversions)
             checked, ref, attrs = summed[k]
-            built.append(_Step(checked, ref, ins.inputs, attrs, None, None, released))
+            built.append(_Step(checked, ref, ins.inputs, attrs, None, (), released))
             continue
         first = ins.inputs[0] if ins.inputs else None
         # A write may go into its target (operand 0): read by nothing after it, no
         # output, not another operand too (see `_owns` for what is checked at run time).
         target = first if (ins.op in WRITES_IN_PLACE and last.get(first) == k
                            and first not in outputs and ins.inputs.count(first) == 1) else None
-        reuse = None
+        # Every operand read by nothing after it, of the result's shape and dtype: an
+        # intermediate, or an input (taken only if owned, see `_owns`). All are tried in
+        # turn at run time (the first may be a NumPy view, whose buffer is not its own:
+        # gauss's `a[c:, c-1:] - t` then made a new array beside the dying product `t`).
+        reuse = ()
         if type(ins.op.ref) is np.ufunc and not ins.attrs:
-            for slot in ins.inputs:
-                # An intermediate read by nothing after it, of the result's shape and dtype.
-                if (slot >= base and last.get(slot) == k and slot not in outputs
-                        and ins.inputs.count(slot) == 1
-                        and program.spec(slot) == (ins.shape, ins.dtype)):
-                    reuse = slot
-                    break
+            reuse = tuple([slot for slot in ins.inputs
+                           if last.get(slot) == k and slot not in outputs
+                           and ins.inputs.count(slot) == 1
+                           and program.spec(slot) == (ins.shape, ins.dtype)])
         built.append(_Step(ins, ins.op.ref, ins.inputs, dict(ins.attrs), target, reuse,
                            released))
-    steps = tuple(built)
+    plan = _Plan(built)
+    plan.input_last = tuple([last.get(i, -1) for i in range(base)])
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
-    _plans[program.key] = steps
-    return steps
+    _plans[program.key] = plan
+    return plan
 
 
 REDUCE_SUM, CONVERT = OPS["reduce_sum"], OPS["convert"]
@@ -213,24 +231,37 @@ def _sum_as(x, axes, dtype):
     return np.add.reduce(x, axis=axes, dtype=dtype)
 
 
-def _free(value) -> bool:
-    """Whether an elementwise result may be written into `value`, a dying intermediate
-    (see `_plan`): its own buffer, writable, and no other reference to it (a view of
-    it, another slot). The references expected: `slots`, the argument list, `value`
-    here and getrefcount's own."""
-    return _writable(value) and sys.getrefcount(value) == 4
+def _pinned(slots: list, held: dict, input_last: tuple) -> dict | None:
+    """Per owned input that other inputs are NumPy views of: the last instruction
+    reading such a view (a write into the input's buffer must come after it, see
+    `_owns`); None if there is none."""
+    pinned = None
+    for j, value in enumerate(slots):
+        owner = value.base if type(value) is np.ndarray else None
+        if owner is None:
+            continue
+        for i in held:
+            if slots[i] is owner:
+                if pinned is None:
+                    pinned = {}
+                pinned[i] = max(pinned.get(i, -1), input_last[j])
+    return pinned
 
 
-def _owns(slots: list, target: int, base: int, held: dict) -> bool:
-    """Whether a write may go into its target's buffer (`target`: an intermediate or an
-    input whose last reader it is, see `_plan`): for an intermediate, its own writable
-    buffer with no other reference (a view, another slot); for an input, an owned one
-    with the references it had at the start of the run. The references expected now:
-    `slots`, the argument list, `value` here and getrefcount's own; for an owned
-    input, those it had at the start plus the argument list and `value`; the same for
-    an intermediate that is an owned input written in place (`held` moves to it, see
-    `run`)."""
+def _owns(slots: list, target: int, base: int, held: dict, pinned: dict | None,
+          after: int) -> bool:
+    """Whether a write, or an elementwise result, may go into slot `target`'s buffer
+    (an intermediate or an input read by nothing after the instruction, see `_plan`):
+    for an intermediate, its own writable buffer with no other reference (a view,
+    another slot); for an input, an owned one with the references it had at the start
+    of the run, once the inputs that are views of it are read by nothing from
+    instruction `after` on. The references expected now: `slots`, the argument list,
+    `value` here and getrefcount's own; for an owned input, those it had at the start
+    plus the argument list and `value`; the same for an intermediate that is an owned
+    input written in place (`held` moves to it, see `run`)."""
     value = slots[target]
     if target in held:  # an owned input, or the result of a write in place into one
+        if pinned and pinned.get(target, -1) >= after:
+            return False
         return sys.getrefcount(value) == held[target] + 2
     return target >= base and _writable(value) and sys.getrefcount(value) == 4

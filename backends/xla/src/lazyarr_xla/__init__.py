@@ -119,9 +119,13 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     (XLA reuses the buffer it is copied into): the signature must not depend on which
     tier computed an input, or a loop alternating tiers would need two executables.
     A program with runtime checks donates nothing: a failed check must leave its inputs
-    as they were (XLA deletes a donated buffer even when the run's check then fails)."""
+    as they were (XLA deletes a donated buffer even when the run's check then fails).
+    Nor is a host array donated that other inputs are NumPy views of (the scheduler
+    owns such an array with its views): XLA may read a host array in place, and its
+    inputs must not alias the buffer it writes."""
     if not owned or program.checks:
         return ()
+    viewed = {id(x.base) for x in inputs if type(x) is np.ndarray and x.base is not None}
     wanted: dict[tuple, int] = {}
     for slot in program.outputs:
         ins = program.instructions[slot - len(program.input_specs)]
@@ -130,7 +134,7 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     for i in sorted(owned):
         spec = program.input_specs[i]
         host_scalar = type(inputs[i]) is np.ndarray and inputs[i].ndim == 0
-        if not host_scalar and wanted.get(spec, 0) > 0:
+        if not host_scalar and wanted.get(spec, 0) > 0 and id(inputs[i]) not in viewed:
             wanted[spec] -= 1
             donated.append(i)
     return tuple(donated)
