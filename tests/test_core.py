@@ -105,6 +105,38 @@ def test_long_loops_are_cut_into_repeating_programs(compile_tier):
         assert stats["memory_cache_misses"] <= 4 and stats["memory_cache_hits"] >= 10
 
 
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_a_size_cut_at_a_view_computes_the_array_it_views(monkeypatch):
+    """The depth bound reached at a view (`x[1:]`, `.T`): the viewed array is computed,
+    and the view stays a pending view of it (it was made an output: a copy on XLA, and
+    on the interpreter a NumPy view that the next program took as one more input).
+    Values, later writes and earlier readers are NumPy's."""
+    monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(la._flush, "_last_cut", None)  # (no place to wait for)
+    monkeypatch.setattr(la._flush, "_cheapest", None)
+    x = la.asarray(np.arange(12.0).reshape(3, 4))
+    expected = np.arange(12.0).reshape(3, 4)
+    for _ in range(9):
+        x = x * 1.5 + 1.0
+        expected = expected * 1.5 + 1.0
+    monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", 10)
+    la.reset_stats()
+    v = x[1:]  # depth 19 > 10: the cut is here
+    t = x.T
+    assert la.stats()["flushes"].get("size", 0) == 1
+    assert x._node.is_computed
+    assert not v._node.is_computed and not t._node.is_computed
+    assert v._node.depth == 1 and t._node.depth == 1
+    w = v * 2.0  # the next operations are within the bound again
+    assert la.stats()["flushes"].get("size", 0) == 1
+    x[1, 1] = -1.0  # a write through the owner: the view shows it, w does not
+    e_w = expected[1:] * 2.0
+    expected[1, 1] = -1.0
+    np.testing.assert_array_equal(np.asarray(v), expected[1:])
+    np.testing.assert_array_equal(np.asarray(t), expected.T)
+    np.testing.assert_array_equal(np.asarray(w), e_w)
+
 @pytest.mark.usefixtures("lazy_graph")
 def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
     """A loop whose body keeps its temporaries live into the next iteration (n, birth
