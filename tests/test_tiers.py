@@ -601,3 +601,32 @@ def test_a_program_far_slower_compiled_goes_back_after_one_run(auto, monkeypatch
     stats = la.stats()
     assert stats["tier_returns_to_interpreter"] == 1 and stats["background_compiles"] == 1
     assert stats["compiled_runs"] == 1 and stats["interpreted_runs"] == 8
+
+
+def test_a_finished_script_waits_for_the_compile_under_way_only(tmp_path):
+    """Once the script's main thread ends, the background compiles still queued are
+    dropped: the process waits for the one under way (XLA's compile cannot be
+    interrupted), not for every queued one (a ThreadPoolExecutor ran them all first)."""
+    marker = tmp_path / "queued-compile-ran"
+    script = textwrap.dedent(f"""
+        import threading, time
+        from lazyarr import _tiers
+        started = threading.Event()
+
+        def under_way():
+            started.set()
+            time.sleep(0.5)
+
+        def queued():
+            open({str(marker)!r}, "w").close()
+
+        compiles = _tiers._executor()
+        compiles.submit(under_way)
+        compiles.submit(queued)
+        started.wait()
+        print("done")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "done", done.stderr[-2000:]
+    assert not marker.exists()

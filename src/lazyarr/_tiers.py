@@ -262,7 +262,7 @@ class Policy:
 
 _states: dict[tuple, State] = {}
 _lock = threading.RLock()  # guards _states and each State's fields
-_pool: "ThreadPoolExecutor | None" = None
+_pool: "_Compiler | None" = None
 FAILURES: list[str] = []   # background compile failures, one line each
 _submitted: list[State] = []  # states whose compile was submitted (not yet adopted)
 
@@ -284,14 +284,54 @@ def state_of(program, signature) -> State | None:
         return _states.get((program.key, signature))
 
 
-def _executor() -> "ThreadPoolExecutor":
+class _Compiler:
+    """The background compiles, run one at a time in order on a thread that exists
+    while any is queued. Once the main thread has ended (the script is done), the
+    queued ones are dropped: the process waits for the compile under way only (XLA's
+    cannot be interrupted, and a daemon thread inside one aborts the process at exit),
+    not for every queued one, as a ThreadPoolExecutor would (on a TPU, a script done in
+    20 s waited 100 s more for compiles of programs it would never run again)."""
+
+    def __init__(self):
+        self._queue: list = []
+        self._guard = threading.Lock()  # (not `_lock`: a flush may hold it and wait)
+        self._thread: threading.Thread | None = None
+
+    def submit(self, fn, *args) -> "Future":
+        from concurrent.futures import Future  # noqa: PLC0415  (16 ms of `import lazyarr`)
+        future = Future()
+        with self._guard:
+            self._queue.append((future, fn, args))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="lazyarr-compile")
+                self._thread.start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            with self._guard:
+                if not self._queue or not threading.main_thread().is_alive():
+                    for future, _, _ in self._queue:
+                        future.cancel()
+                    self._queue.clear()
+                    self._thread = None
+                    return
+                future, fn, args = self._queue.pop(0)
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # noqa: BLE001  (the future carries it)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+
+def _executor() -> _Compiler:
     global _pool
     with _lock:
         if _pool is None:
-            # (imported at the first background compile: concurrent.futures was 16 ms
-            # of `import lazyarr`)
-            from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  (stdlib)
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lazyarr-compile")
+            _pool = _Compiler()
         return _pool
 
 
