@@ -39,10 +39,8 @@ def _written_dtype(values: int, positions: int):
     return rule
 
 
-def written_region(starts, lengths, steps) -> tuple:
-    """The slices that select `lengths` elements from `starts` by `steps`: the region of
-    its target that an update_slice writes (`x[written_region(...)] = values`), for a
-    backend computing the values straight into it."""
+def _region(starts, lengths, steps) -> tuple:
+    """The slices that select `lengths` elements from `starts` by `steps`."""
     region = []
     # (as Python ints, in a loop: the interpreter runs this at every write of a loop body)
     for start, n, step in zip(np.asarray(starts).tolist(), lengths, steps):
@@ -59,7 +57,7 @@ def _update_slice(x, values, starts, steps):
 
 
 def _update_slice_into(x, values, starts, steps):
-    x[written_region(starts, values.shape, steps)] = values
+    x[_region(starts, values.shape, steps)] = values
     return x
 
 

@@ -23,7 +23,7 @@ from ._errors import BackendFailure, BackendMemoryError, PeerFailure, out_of_mem
 from ._ops import OPS, UFUNCS, Op, size_of
 from ._ops_fft import fft_length
 from ._ops_linalg import LinAlgError, pack
-from ._ops_mutation import IN_PLACE, span, written_region
+from ._ops_mutation import IN_PLACE, span
 
 # (major, minor). A backend declares the version it implements as `contract_version`;
 # the core loads it when the majors agree and the backend's minor is at most the core's
@@ -36,7 +36,7 @@ __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError"
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
            "asynchronous", "check_result", "compatible", "core_digest", "fft_length",
            "frees", "last_uses", "op", "out_of_memory",
-           "pack", "size_of", "span", "written_region"]
+           "pack", "size_of", "span"]
 
 
 def op(name: str) -> Op:
@@ -52,9 +52,6 @@ def op(name: str) -> Op:
 # first operand and return it: what a backend may call instead of the reference when it
 # owns that operand's buffer (an intermediate nothing else reads, or an `owned` input).
 WRITES_IN_PLACE = {OPS[name]: fn for name, fn in IN_PLACE.items()}
-# `written_region(starts, shape, steps)`: the index (a tuple of slices) of the region
-# an update_slice writes values of `shape` into, from its runtime `starts` and its
-# `steps` attribute; a backend that owns the target may compute the values there.
 
 
 # ---------------------------------------------------------------------------------

@@ -16,8 +16,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from lazyarr.backend_api import (CONTRACT_VERSION, OPS, WRITES_IN_PLACE, Events, RunResult,
-                                  check_result, frees, last_uses, name_the_line,
-                                  written_region)
+                                  check_result, frees, last_uses, name_the_line)
 
 
 class NumpyBackend:
@@ -51,10 +50,9 @@ class NumpyBackend:
 
         A write (`x[i:j] = v`, a scatter) whose target buffer this run owns (an
         intermediate read by nothing after it, or an `owned` input) is made in place, as
-        NumPy makes it: a one-row write costs a row, not a copy of the array; and an
-        elementwise result that such a write takes (`a[r] = a[r] - t`) is computed
-        straight into the region written. An owned input is written only by a program
-        without runtime checks, so a run that fails leaves its inputs as they were."""
+        NumPy makes it: a one-row write costs a row, not a copy of the array. An owned
+        input is written only by a program without runtime checks, so a run that fails
+        leaves its inputs as they were."""
         start = time.perf_counter()
         slots: list = [np.asarray(x) for x in inputs]
         base = len(slots)
@@ -67,36 +65,16 @@ class NumpyBackend:
         # with their views, see `_sole_owner_inputs`): counted in `held`, so written
         # only once no view is read any more (`pinned`: the views' last reader).
         pinned = _pinned(slots, held, plan.input_last) if held else None
-        fused = -1  # a write whose values were computed into its region (`into`)
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
-            for k, (ins, ref, operands, attrs, target, reuse, released, into) in enumerate(
-                    plan):
-                if k == fused:  # a write whose values are in its target's region already
-                    value = slots[target]
-                    if target in held:  # (as below: the buffer is the result's now)
-                        held[len(slots)] = held.pop(target)
-                        slots[target] = None
-                    slots.append(value)
-                    value = None
-                    for i in released:
-                        slots[i] = None
-                    continue
+            for k, (ins, ref, operands, attrs, target, reuse, released) in enumerate(plan):
                 args = [slots[i] for i in operands]
                 inplace = target is not None and _owns(slots, target, base, held, pinned, k)
                 if inplace:
                     ref = WRITES_IN_PLACE[ins.op]
                 value = None
                 try:
-                    if into is not None and _owns_region(slots, args, into[0], base, held,
-                                                         pinned, k, released):
-                        # `a[r] = a[r] - t`: the values computed straight into the
-                        # region of the (owned) target that the next instruction writes
-                        # (NumPy's ufuncs give overlapping operands' exact result)
-                        value = ref(*args, out=slots[into[0]][
-                            written_region(slots[into[1]], ins.shape, into[2])])
-                        fused = k + 1
-                    for slot in reuse if value is None else ():
+                    for slot in reuse:
                         # NumPy's temporary elision: `a + b + c` makes one array. Each
                         # dying operand is tried: the first may be a view, or held.
                         if _owns(slots, slot, base, held, pinned, k + 1):
@@ -118,8 +96,7 @@ class NumpyBackend:
                     # nothing after this, see `_plan`)
                     held[len(slots)] = held.pop(target)
                     slots[target] = None
-                # (a region of the target, computed into: not kept, the write takes it)
-                slots.append(value if fused != k + 1 else None)
+                slots.append(value)
                 value = args = None  # no reference of ours outlives its slot
                 for i in released:  # intermediates after their last use
                     slots[i] = None
@@ -159,10 +136,6 @@ class _Step(NamedTuple):
     target: int | None     # a write's target (operand 0), where it may be written in place
     reuse: tuple           # operand slots an elementwise result may take (elision)
     released: tuple        # intermediates whose last reader this is
-    # An elementwise result that the next instruction writes into its target, which
-    # this one is the last to read besides: (target slot, starts slot, steps), where
-    # it may be computed into the region written (see `_owns_region`).
-    into: tuple | None = None
 
 
 class _Plan(tuple):
@@ -206,7 +179,6 @@ def _plan(program) -> tuple:
                            and program.spec(slot) == (ins.shape, ins.dtype)])
         built.append(_Step(ins, ins.op.ref, ins.inputs, dict(ins.attrs), target, reuse,
                            released))
-    _into_regions(program, built, last, outputs, summed)
     plan = _Plan(built)
     plan.input_last = tuple([last.get(i, -1) for i in range(base)])
     if len(_plans) >= MAX_PLANS:
@@ -215,28 +187,7 @@ def _plan(program) -> tuple:
     return plan
 
 
-REDUCE_SUM, CONVERT, UPDATE_SLICE = OPS["reduce_sum"], OPS["convert"], OPS["update_slice"]
-
-
-def _into_regions(program, built: list, last: dict, outputs: set, summed: dict) -> None:
-    """Mark each elementwise instruction whose result only the next one reads, an
-    update_slice that may write into its target in place (`_Step.target`), with that
-    write's target, starts and steps: `a[r] = a[r] - t` (gauss's step) then computes
-    the difference into a's region, not into a temporary copied there after. (NumPy
-    itself makes the temporary and copies it: this pass over the region is saved.)"""
-    base = len(program.input_specs)
-    for k in range(1, len(built)):
-        write = built[k]
-        if (write.ins.op is not UPDATE_SLICE or write.target is None or k - 1 in summed
-                or not write.ins.shape):  # (a 0-d array's region is a scalar, not a view)
-            continue
-        target, values, starts = write.operands
-        step = built[k - 1]
-        ref = step.ref
-        if (values == base + k - 1 and last.get(values) == k and values not in outputs
-                and type(ref) is np.ufunc and ref.nout == 1 and not step.attrs
-                and step.ins.dtype == write.ins.dtype):
-            built[k - 1] = step._replace(into=(target, starts, write.attrs["steps"]))
+REDUCE_SUM, CONVERT = OPS["reduce_sum"], OPS["convert"]
 
 
 def _identity(x, **attrs):
@@ -295,37 +246,6 @@ def _pinned(slots: list, held: dict, input_last: tuple) -> dict | None:
                     pinned = {}
                 pinned[i] = max(pinned.get(i, -1), input_last[j])
     return pinned
-
-
-def _owns_region(slots: list, args: list, target: int, base: int, held: dict,
-                 pinned: dict | None, k: int, released: tuple) -> bool:
-    """Whether instruction `k` (elementwise, `args` its operands) may compute its result
-    into a region of slot `target`'s buffer, which the next instruction writes into
-    (see `_into_regions`): the buffer is owned as for a write (`_owns`), but for the
-    operands of `k` that are NumPy views of it and die at `k` (`a[r]` in `a[r] - t`),
-    nothing else referring to them, and the inputs that are views of it (`pinned`)
-    are read by nothing after `k`. The references expected: as `_owns` counts them,
-    plus one per operand that is the buffer itself and one per such view."""
-    value = slots[target]
-    if target in held:
-        if pinned and pinned.get(target, -1) > k:
-            return False
-        expected = held[target] + 1  # (`value` here)
-    elif target >= base and _writable(value):
-        expected = 3  # `slots`, `value` here and getrefcount's argument
-    else:
-        return False
-    for arg in args:
-        if arg is value:
-            expected += 1
-    for i in released:
-        view = slots[i]
-        if type(view) is np.ndarray and view.base is value:
-            # held by `slots`, `view` here, getrefcount's argument and the operands
-            if sys.getrefcount(view) != 3 + sum([arg is view for arg in args]):
-                return False
-            expected += 1
-    return sys.getrefcount(value) == expected
 
 
 def _owns(slots: list, target: int, base: int, held: dict, pinned: dict | None,
