@@ -608,7 +608,9 @@ def test_a_finished_script_waits_for_the_compile_under_way_only(backend, tmp_pat
     dropped: the process waits for the one under way (XLA's compile cannot be
     interrupted), not for every queued one (a ThreadPoolExecutor ran them all first)."""
     if backend != "numpy":
-        pytest.skip("the compile thread is the tiers' own, whatever the backend: once")
+        # (the script drives `_tiers`' compile thread directly, in a process of its
+        # own: the backend parameter changes nothing in it, so it runs once)
+        pytest.skip("a subprocess test independent of the backend: run under numpy only")
     marker = tmp_path / "queued-compile-ran"
     script = textwrap.dedent(f"""
         import threading, time

@@ -829,7 +829,7 @@ def bound(node: Node) -> None:
     the fewest other live arrays would be its outputs too (`_weigh`). A node
     joining many pending inputs at once (`np.array(results)`) has them computed first,
     in batches of a bounded size (alike batches run one cached program)."""
-    global _last_cut, _cheapest
+    global _last_cut
     group = node.group
     if group is None:
         return
@@ -880,9 +880,10 @@ def bound(node: Node) -> None:
         _weigh(node, group, main, _extra_bytes(node, group))
         return
     if main:
-        _last_cut, _cheapest = signature, None
+        _last_cut = signature
     else:
-        _cuts.signature, _cuts.cheapest = signature, None
+        _cuts.signature = signature
+    _set_cheapest(main, None)
     _cut_at(node)
 
 
@@ -914,15 +915,17 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
     came: a forced cut makes the next cuts wait for it if it came twice (a loop whose
     iteration is shorter than the bound: its cuts land where the iteration keeps
     little live, and repeat)."""
-    global _cheapest
     cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
     if cheapest is None or extra < cheapest[0]:
-        cheapest = (extra, _local_signature(node), 1)
+        _set_cheapest(main, (extra, _local_signature(node), 1))
     elif extra == cheapest[0] and _head(node) == cheapest[1][:4] \
             and _local_signature(node) == cheapest[1]:
-        cheapest = (extra, cheapest[1], cheapest[2] + 1)
-    else:
-        return
+        _set_cheapest(main, (extra, cheapest[1], cheapest[2] + 1))
+
+
+def _set_cheapest(main: bool, cheapest: tuple | None) -> None:
+    """Set the calling thread's cheapest place (the main thread's, else `_cuts`'s)."""
+    global _cheapest
     if main:
         _cheapest = cheapest
     else:
@@ -932,11 +935,7 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
 def _forget_cheapest() -> None:
     """End this thread's wait for a cut's place (a place seen by a loop that has ended
     must not become the place a later loop's cuts wait for)."""
-    global _cheapest
-    if threading.current_thread() is threading.main_thread():
-        _cheapest = None
-    else:
-        _cuts.cheapest = None
+    _set_cheapest(threading.current_thread() is threading.main_thread(), None)
 
 
 def _extra_bytes(node: Node, group) -> int:
@@ -944,18 +943,20 @@ def _extra_bytes(node: Node, group) -> int:
     what a cut at `node` computes besides it (see `_sharing_roots`). Live operands are
     left out: most are the statement's own temporaries and old values, dead once it
     binds its result (`s = s + a[i]`). Drops dead handles from the registry."""
-    keep, seen, extra = {}, {id(node), *map(id, node.inputs)}, 0
-    for key, ref in list(group.handles.items()):
+    dead, seen, extra = [], {id(node), *map(id, node.inputs)}, 0
+    handles = group.handles
+    for key, ref in list(handles.items()):
         handle = ref()
         if handle is None:
+            dead.append(key)
             continue
-        keep[key] = ref
         other = handle._n  # (a view's node as last derived: no new node here)
         if id(other) not in seen and other.group is not None \
                 and other.group.root() is group:
             seen.add(id(other))
             extra += other.dtype.itemsize * math.prod(other.shape)
-    group.handles = keep
+    for key in dead:
+        handles.pop(key, None)
     return extra
 
 
