@@ -274,6 +274,10 @@ def leaf_array(value) -> Array:
 
 
 def flattened(x: Array) -> Array:
+    """`x` as 1-d, an operand of what follows (a 1-d `x` itself: a second array on
+    its node would be a second owner of its buffer)."""
+    if x.ndim == 1:
+        return x
     return wrap(reshape_node(x._node, (x.size,)), False)
 
 
