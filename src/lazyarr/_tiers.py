@@ -436,6 +436,8 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
     the tier counters. Raises what the program raises, on either tier. Without `block`
     a run may return futures (see `backend_api.Backend.run`), except while the policy
     times it."""
+    if _unfaithful(backend, program):  # (owned device buffers are not written on the host)
+        return _first_run(interpreter(), program, inputs, frozenset(), stats, True)
     forced = tier()
     first = None if forced == "compile" else first_for(backend, forced)
     if first is None:
@@ -543,6 +545,24 @@ def slower_ops(backend) -> frozenset:
     tier runs them (its optional `slower_ops(platform)`); none where it does not say."""
     named = getattr(backend, "slower_ops", None)
     return frozenset(named(platform(backend))) if named is not None else frozenset()
+
+
+_UNFAITHFUL: dict[tuple, frozenset] = {}  # (backend, device) -> its unfaithful dtypes
+
+
+def _unfaithful(backend, program) -> bool:
+    """Whether `program` holds a value of a dtype `backend` does not compute as NumPy
+    does on its platform (its optional `unfaithful_dtypes(platform)`)."""
+    key = (id(backend), str(getattr(backend, "device", "")))
+    dtypes = _UNFAITHFUL.get(key)
+    if dtypes is None:
+        named = getattr(backend, "unfaithful_dtypes", None)
+        dtypes = _UNFAITHFUL[key] = frozenset(
+            np.dtype(d) for d in (named(platform(backend)) if named is not None else ()))
+    if not dtypes:
+        return False
+    return (any(dtype in dtypes for _, dtype in program.input_specs)
+            or any(ins.dtype in dtypes for ins in program.instructions))
 
 
 def _op_by_op(backend):

@@ -246,6 +246,35 @@ def test_the_sorts_are_named_slower_compiled_on_the_cpu_alone():
     assert _backend.current().slower_ops("cpu") == named
 
 
+def test_programs_of_unfaithful_dtypes_run_on_the_host(monkeypatch):
+    """`unfaithful_dtypes`: a TPU's float64 and complex128 are not NumPy's, so a program
+    holding one runs on the NumPy interpreter, whatever the tier, taking its inputs
+    from the device (here the CPU made to play the TPU's part)."""
+    from lazyarr import _tiers
+    from lazyarr_xla import XlaBackend
+    assert XlaBackend.unfaithful_dtypes("tpu") == {numpy.dtype("float64"),
+                                                   numpy.dtype("complex128")}
+    assert XlaBackend.unfaithful_dtypes("cpu") == frozenset()
+    tpu = XlaBackend.unfaithful_dtypes("tpu")
+    monkeypatch.setattr(XlaBackend, "unfaithful_dtypes", staticmethod(lambda platform: tpu))
+    monkeypatch.setattr(_tiers, "_UNFAITHFUL", {})
+    def xla_runs():
+        stats = np.stats()
+        return stats["compiles"] + stats["memory_cache_hits"] + stats["disk_cache_hits"]
+
+    data = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    x = np.asarray(data) * 2  # float32: compiled, a device buffer
+    numpy.asarray(x)
+    assert xla_runs() >= 1
+    ran, interpreted = xla_runs(), np.stats()["interpreted_runs"]
+    y = np.exp(x.astype(np.float64))[::-1] + 1j  # float64 and complex128
+    expected = numpy.exp((data * 2).astype(numpy.float64))[::-1] + 1j
+    numpy.testing.assert_array_equal(numpy.asarray(y), expected)
+    assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
+    assert (numpy.asarray(x * 3) == data * 6).all()  # float32 again: compiled
+    assert xla_runs() > ran
+
+
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     """A read at a Python int (`a[i]`, `a[i, j]`) takes its position at run time: a
     loop over i runs the same program at every cut, whatever i is."""

@@ -457,6 +457,15 @@ class XlaBackend:
         `lowering_sort.SLOWER_ON_CPU`."""
         return lowering_sort.SLOWER_ON_CPU if platform == "cpu" else frozenset()
 
+    @staticmethod
+    def unfaithful_dtypes(platform: str) -> frozenset:
+        """On a TPU, float64 and complex128: emulated there with float32's exponent
+        range (7.7e-120 is 0), and complex128 programs halted the chip (v5e, jax 0.10.2);
+        the tiers run such programs on the NumPy interpreter."""
+        if platform == "tpu":
+            return frozenset([np.dtype(np.float64), np.dtype(np.complex128)])
+        return frozenset()
+
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
             block: bool = True) -> RunResult:
         """Run `program`: from the memory cache, else the disk cache, else compiled now."""

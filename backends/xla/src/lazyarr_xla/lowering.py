@@ -370,7 +370,8 @@ def _correlate_real(a, v, mode):
         zero = jnp.zeros((), a.dtype)
         finite = conv(jnp.where(jnp.isfinite(a), a, zero)[None],
                       jnp.where(jnp.isfinite(v), v, zero)[None, None])[0]
-        terms = jnp.einsum("oac,cj->oaj", jnp.asarray(_TERM_OF, a.dtype), _classes(v))
+        terms = jnp.einsum("oac,cj->oaj", jnp.asarray(_TERM_OF, a.dtype), _classes(v),
+                           precision=lax.Precision.HIGHEST)
         plus, minus, nan = conv(_classes(a), terms) > 0
         inf = jnp.asarray(np.inf, a.dtype)
         out = jnp.where(plus, finite + inf, jnp.where(minus, finite - inf, finite))
@@ -399,7 +400,9 @@ def _take(x, indices, axis):
 
 
 def _einsum(*xs, subscripts):
-    return jnp.einsum(subscripts, *xs, preferred_element_type=xs[0].dtype)
+    """Products at full precision (a TPU's default multiplies float32 as bfloat16)."""
+    return jnp.einsum(subscripts, *xs, preferred_element_type=xs[0].dtype,
+                      precision=lax.Precision.HIGHEST)
 
 
 

@@ -136,7 +136,7 @@ def _householder_qr(a):
         scale = 1 / jnp.where(trivial, 1, alpha - beta)
         v = jnp.where(below, x * scale[..., None], (rows == j).astype(a.dtype))
         # H^H = I - conj(tau) v v^H applied to the columns right of j.
-        w = jnp.einsum("...m,...mn->...n", jnp.conj(v), a)
+        w = jnp.einsum("...m,...mn->...n", jnp.conj(v), a, precision=lax.Precision.HIGHEST)
         updated = a - (jnp.conj(tau)[..., None, None] * v[..., :, None]) * w[..., None, :]
         a = jnp.where(cols > j, updated, a)
         pivot = jnp.where(trivial, alpha, beta)[..., None]
