@@ -82,8 +82,8 @@ def test_long_chain_materializes_without_recursion_error(monkeypatch, backend):
     if backend != "numpy":
         pytest.skip("one 100,000-node program is the reference backend's test; "
                     "compiled backends see the bounded chain below")
-    monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", None)
-    monkeypatch.setattr(la._flush, "MAX_PENDING_NODES", None)
+    monkeypatch.setattr(la._cuts, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(la._cuts, "MAX_PENDING_NODES", None)
     x = la.asarray(np.zeros(3))
     for _ in range(100_000):
         x = x + 1.0
@@ -112,15 +112,15 @@ def test_a_size_cut_at_a_view_computes_the_array_it_views(monkeypatch):
     and the view stays a pending view of it (it was made an output: a copy on XLA, and
     on the interpreter a NumPy view that the next program took as one more input).
     Values, later writes and earlier readers are NumPy's."""
-    monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", None)
-    monkeypatch.setattr(la._flush, "_last_cut", None)  # (no place to wait for)
-    monkeypatch.setattr(la._flush, "_cheapest", None)
+    monkeypatch.setattr(la._cuts, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(la._cuts, "_last_cut", None)  # (no place to wait for)
+    monkeypatch.setattr(la._cuts, "_cheapest", None)
     x = la.asarray(np.arange(12.0).reshape(3, 4))
     expected = np.arange(12.0).reshape(3, 4)
     for _ in range(9):
         x = x * 1.5 + 1.0
         expected = expected * 1.5 + 1.0
-    monkeypatch.setattr(la._flush, "MAX_PENDING_DEPTH", 10)
+    monkeypatch.setattr(la._cuts, "MAX_PENDING_DEPTH", 10)
     la.reset_stats()
     v = x[1:]  # depth 19 > 10: the cut is here
     t = x.T
@@ -143,7 +143,7 @@ def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
     and survive here) is cut, past the depth bound, where a cut computes the fewest of
     them as extra outputs (the rule's mask), at the same place every iteration: the
     cuts run one program with few outputs, not one with every partial sum live."""
-    from lazyarr import _flush
+    from lazyarr import _cuts, _flush
     cuts = []
     linearize_ = _flush.linearize
 
@@ -152,8 +152,8 @@ def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
         cuts.append((len(outputs), program.key))
         return program, inputs
     monkeypatch.setattr(_flush, "linearize", recording)
-    monkeypatch.setattr(_flush, "_last_cut", None)
-    monkeypatch.setattr(_flush, "_cheapest", None)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_cheapest", None)
     host = (np.random.default_rng(0).random((16, 16)) < 0.3).astype(np.int64)
     np.testing.assert_array_equal(np.asarray(life(la, la.asarray(host), 40)),
                                   life(np, host, 40))
@@ -549,7 +549,7 @@ def test_a_flush_still_evaluates_every_live_array_sharing_its_work():
 def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
     """Many independent pending results joined by one node (np.array of a list of
     results) are computed in batches: no program much over the node bound."""
-    from lazyarr import _flush
+    from lazyarr import _cuts, _flush
     sizes = []
     linearize_ = _flush.linearize
 
@@ -558,7 +558,7 @@ def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
         sizes.append(len(program.instructions))
         return program, inputs
     monkeypatch.setattr(_flush, "linearize", recording)
-    monkeypatch.setattr(_flush, "MAX_PENDING_NODES", 100)
+    monkeypatch.setattr(_cuts, "MAX_PENDING_NODES", 100)
     host = np.linspace(0.1, 1.0, 50)
     x = la.asarray(host)
     results = [la.tanh(x * (0.01 * (i + 1))).sum() for i in range(120)]

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _backend, _flush, backend_api
+from lazyarr import _backend, _cuts, _flush, backend_api
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def compiled(backend, monkeypatch):
     if backend != "xla":
         pytest.skip("the numpy backend finishes every run before it returns")
     la.set_tier("compile")  # (which also turns eager execution off)
-    monkeypatch.setattr(_flush, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
     _flush.settle()
     yield
     _flush._in_flight.clear()
@@ -193,7 +193,7 @@ def test_steps_computed_from_a_failed_step_are_pending_again_too(compiled, monke
     all of them are pending again, and the read computes the whole chain anew."""
     def unread_loop():
         _flush.settle()
-        monkeypatch.setattr(_flush, "_last_cut", None)
+        monkeypatch.setattr(_cuts, "_last_cut", None)
         x = _loop(la.asarray(numpy.arange(4.0)) * 1.0, 400)  # several size cuts, unread
         return x, len(_flush._in_flight)
 
@@ -211,7 +211,7 @@ def test_steps_computed_from_a_failed_step_are_pending_again_too(compiled, monke
     numpy.testing.assert_allclose(numpy.asarray(x), _loop(numpy.arange(4.0), 400))
     # the unread steps' operations again, besides the read's own
     # the unread steps' operations again (each cut past the depth bound), and the read's
-    assert la.stats()["nodes_evaluated"] - before >= alone + unread * _flush.MAX_PENDING_DEPTH
+    assert la.stats()["nodes_evaluated"] - before >= alone + unread * _cuts.MAX_PENDING_DEPTH
 
 
 def test_reading_a_computed_array_does_not_wait_for_unread_steps(compiled):

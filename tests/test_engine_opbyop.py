@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _backend, _flush, _tiers
+from lazyarr import _backend, _cuts, _tiers
 
 
 class FakeBackend:
@@ -52,7 +52,7 @@ def xla(backend, monkeypatch):
     # before this one, and its cache is full (its size is bounded)
     monkeypatch.setattr(_backend.current(), "_op_by_op", None)
     la.set_eager(False)  # small programs too run on the tiers
-    monkeypatch.setattr(_flush, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
     _tiers.reset()
     la.reset_stats()
     yield _backend.current()

@@ -375,9 +375,9 @@ def test_reads_after_writes_match_numpy(backend, lazy_graph, tier):
 def unbounded(monkeypatch):
     """No size cut: the graph built is the program looked at (a cut's place depends on
     the cuts made before, in other tests)."""
-    from lazyarr import _flush
-    monkeypatch.setattr(_flush, "MAX_PENDING_DEPTH", None)
-    monkeypatch.setattr(_flush, "MAX_PENDING_NODES", None)
+    from lazyarr import _cuts
+    monkeypatch.setattr(_cuts, "MAX_PENDING_DEPTH", None)
+    monkeypatch.setattr(_cuts, "MAX_PENDING_NODES", None)
 
 
 def test_a_read_of_a_written_buffer_skips_the_writes_it_cannot_see(backend, lazy_graph,

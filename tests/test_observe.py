@@ -178,14 +178,14 @@ def test_fallback_names_of_numpy_functions_and_ufunc_methods():
 
 @pytest.mark.usefixtures("lazy_graph")
 def test_a_size_cut_is_logged_as_a_cut(caplog, monkeypatch):
-    from lazyarr import _flush
-    monkeypatch.setattr(_flush, "_last_cut", None)  # an earlier test's cut point
+    from lazyarr import _cuts
+    monkeypatch.setattr(_cuts, "_last_cut", None)  # an earlier test's cut point
     caplog.set_level(logging.INFO, logger="lazyarr")
     la.set_log("cut")
     x = la.asarray(numpy.ones(11))
-    _flush._last_cut = None  # an earlier test's loop would make this cut wait for its own
+    _cuts._last_cut = None  # an earlier test's loop would make this cut wait for its own
     line = here() + 2
-    for _ in range(_flush.MAX_PENDING_DEPTH + 5):
+    for _ in range(_cuts.MAX_PENDING_DEPTH + 5):
         x = x * 1.0
     cuts = events(caplog, "cut")
     assert len(cuts) == 1 and cuts[0].lazyarr_site == site(line)

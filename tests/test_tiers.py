@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import lazyarr as la
-from lazyarr import _backend, _flush, _settings, _tiers, backend_api
+from lazyarr import _backend, _cuts, _flush, _settings, _tiers, backend_api
 from lazyarr._graph import topological_order
 from lazyarr._tiers import Policy, State
 
@@ -420,7 +420,7 @@ def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monke
         return [float(r) for r in results], numpy.asarray(x)
 
     def alone(host):  # from no cut point, as each new thread starts
-        monkeypatch.setattr(_flush, "_last_cut", None)
+        monkeypatch.setattr(_cuts, "_last_cut", None)
         return work(host)
     expected = [alone(h) for h in hosts]
     got: dict = {}

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lazyarr as la
-from lazyarr import _flush
+from lazyarr import _cuts, _flush
 
 from differential import assert_same, check
 from fuzz.runner import compare
@@ -270,7 +270,7 @@ def test_views_and_writes_stay_lazy():
 def test_view_of_an_array_evaluated_at_once(monkeypatch):
     """The scheduler may evaluate a new node at once (its pending-depth bound): a view
     made so still writes through, and so does a long chain of writes."""
-    monkeypatch.setattr(_flush, "bound", lambda node: _flush.evaluate([node], "size"))
+    monkeypatch.setattr(_cuts, "bound", lambda node: _flush.evaluate([node], "size"))
     x = la.asarray(np.arange(6.0)) + 3
     v = x[::2]
     assert v._node.is_computed

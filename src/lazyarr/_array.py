@@ -26,7 +26,7 @@ import weakref
 
 import numpy as np
 
-from . import _backend, _dtypes, _eager, _flush, _interop, _shared
+from . import _backend, _cuts, _dtypes, _eager, _flush, _interop, _shared
 from ._errors import user_stacklevel
 from ._graph import INPUT, Node, SmallLeaf, leaf
 from ._views import (Flags, Layout, compose, gathers, owner_probe, push_back, replay,
@@ -330,7 +330,7 @@ class Array:
         steps = steps_between(node, self._n)
         result = Array(node, self._scalar)
         result = self._make_view(result, steps, probe_fn, writeable, on_copy, may_copy)
-        _flush.bound(result._n)
+        _cuts.bound(result._n)
         return result
 
     def _make_view(self, result: "Array", steps, probe_fn, writeable: bool = True,
@@ -386,7 +386,7 @@ class Array:
             _eager.settle(node)
         self._n = node
         _flush.track(self)
-        _flush.bound(self._owner()._n)
+        _cuts.bound(self._owner()._n)
         if _shared.EXPORTED:
             _shared.after_write(self._owner())
 

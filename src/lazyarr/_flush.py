@@ -22,21 +22,10 @@ import numpy as np
 
 from . import _backend, _eager, _interrupts, _observe, _placement, _tiers
 from .backend_api import BackendFailure, Instruction, Program, name_the_line
-from ._graph import INPUT, Node, count_pending, topological_order
+from ._graph import INPUT, Node, topological_order
 from ._ops import OPS, Op
 
 CAUSES = ("read", "control", "shape", "explicit", "size", "pickle")
-
-# A pending chain longer than this is evaluated (cause "size", see `bound`). A loop then
-# compiles a few programs of bounded size instead of one giant unrolled one, and from
-# the second cut on runs them from the cache. None disables the bound.
-MAX_PENDING_DEPTH: int | None = 60
-# Bounds in the other directions: the pending nodes of a group (what would be one
-# program) and the bytes of their results. Many independent pending results joined by
-# one node (`np.array(results)`, `sum(results)`) make a wide program that compiles for
-# seconds; past these bounds the scheduler cuts (see `bound`). None disables either.
-MAX_PENDING_NODES: int | None = 400
-MAX_PENDING_BYTES: int | None = 4 << 30
 
 SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
 UPDATE_SLICE, CONCATENATE = OPS["update_slice"], OPS["concatenate"]
@@ -541,6 +530,10 @@ def _host_view(node: Node) -> bool:
 # counters are shared by every thread (re-entrant: a cut flushes inside a flush).
 _flush_lock = threading.RLock()
 
+# Called at the start of every flush that is not a size cut: `_cuts` (which imports
+# this module, never the reverse) registers here the end of a cut's wait for its place.
+NON_SIZE_FLUSH_HOOKS: list = []
+
 
 def evaluate(nodes: Iterable[Node], cause: str, share: bool = True, leave=()) -> None:
     """Compute every pending node in `nodes` (and, with `share`, every live array that
@@ -548,7 +541,8 @@ def evaluate(nodes: Iterable[Node], cause: str, share: bool = True, leave=()) ->
     with _flush_lock, _interrupts.deferred():  # Ctrl-C: raised once the flush is whole
         nodes = list(nodes)
         if cause != "size":  # a read ends the pending graph: a cut's wait is over
-            _forget_cheapest()
+            for hook in NON_SIZE_FLUSH_HOOKS:
+                hook()
         if cause not in ASYNC_CAUSES and _in_flight and _awaits_in_flight(nodes):
             settle()
         try:
@@ -787,200 +781,6 @@ def _leaf_uses(program: Program) -> list[int]:
             _uses.clear()
         _uses[program.key] = uses
     return uses
-
-
-# The local signature of the node the last cut was made at: the main thread's here,
-# other threads' in `_cuts` (each thread's loops cut at their own repeating points).
-_last_cut: tuple | None = None
-_cuts = threading.local()
-# While a cut waits for its place: the fewest other arrays' bytes a cut would compute
-# at a place seen, that place's signature and how often it came (see `_weigh`; other
-# threads' in `_cuts.cheapest`).
-_cheapest: tuple | None = None
-
-
-def _local_signature(node: Node, levels: int = 3) -> tuple:
-    """A node's place in a loop body: its op, attributes, shape and dtype and those of
-    the nodes `levels` steps behind it. The same in every iteration of a loop, unlike
-    the whole graph behind it; a few levels tell apart the body's similar nodes. A
-    slice to length 1 counts without its position (`a[i]` leaves `i` out of the key)."""
-    head = _head(node)
-    if levels == 0 or node.is_computed:
-        return head
-    return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)
-
-
-def _head(node: Node) -> tuple:
-    """The first four entries of `node`'s local signature: its own op, attributes,
-    shape and dtype."""
-    moves = node.op is SLICE and _slice_site(node) in _moving_sites
-    attrs = _read_attrs(node) if moves or _cuts_to_one(node) else node.attrs
-    return (node.op.name, attrs, node.shape, node.dtype)
-
-
-def bound(node: Node) -> None:
-    """Evaluate `node` now if the pending graph behind it has grown past a bound: its
-    chain depth, or its group's node count or result bytes.
-
-    Cuts are made at the same place of a loop body each time: past the bound, the cut
-    waits for a node like the one the last cut was made at (at most another bound's
-    worth), so every cut after the first runs the same program from the cache. A cut
-    forced there instead makes the next ones wait for the place seen meanwhile where
-    the fewest other live arrays would be its outputs too (`_weigh`). A node
-    joining many pending inputs at once (`np.array(results)`) has them computed first,
-    in batches of a bounded size (alike batches run one cached program)."""
-    global _last_cut
-    group = node.group
-    if group is None:
-        return
-    if group.parent is not group:
-        group = group.root()
-    # Within every bound (every operation but a cut's): three comparisons, no call.
-    if (MAX_PENDING_DEPTH is None or node.depth <= MAX_PENDING_DEPTH) \
-            and (MAX_PENDING_NODES is None or group.nodes <= MAX_PENDING_NODES) \
-            and (MAX_PENDING_BYTES is None or group.nbytes <= MAX_PENDING_BYTES):
-        return
-    # Past one (every node while a cut waits for its place): no call until the head.
-    depth, most_deep, most_nodes, most_bytes = (node.depth, MAX_PENDING_DEPTH,
-                                                MAX_PENDING_NODES, MAX_PENDING_BYTES)
-    deep = most_deep is not None and depth > most_deep
-    # The bytes behind `node`: a single huge result is no reason to cut.
-    behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)
-    large = ((most_nodes is not None and group.nodes > most_nodes)
-             or (most_bytes is not None and behind > most_bytes))
-    if not (deep or large):
-        return
-    forced = ((most_deep is not None and depth > 2 * most_deep)
-              or (most_nodes is not None and group.nodes > 2 * most_nodes)
-              or (most_bytes is not None and behind > 2 * most_bytes))
-    # (a deep node waits for its place, within the forced bounds, whatever its width)
-    if large and not deep and _cut_inputs(node):
-        return
-    main = threading.current_thread() is threading.main_thread()
-    last = _last_cut if main else getattr(_cuts, "signature", None)
-    # The node's own head first: the whole signature (dozens of tuples three levels
-    # deep) is built only for a node that may match, not for each node while waiting.
-    if not (last is None or forced or _head(node) == last[:4]):
-        _weigh(node, group, main, _extra_bytes(node, group))
-        return
-    signature = _local_signature(node)
-    if forced:
-        cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
-        if cheapest is not None and cheapest[2] > 1 \
-                and cheapest[0] < _extra_bytes(node, group):
-            signature = cheapest[1]  # where the next cuts wait for
-    elif last is None:
-        # A first cut: here if at most one more array of this size is live, else (once
-        # forced) where the fewest bytes were (`_weigh`).
-        extra = _extra_bytes(node, group)
-        if extra > node.dtype.itemsize * math.prod(node.shape):
-            _weigh(node, group, main, extra)
-            return
-    elif signature != last:
-        _weigh(node, group, main, _extra_bytes(node, group))
-        return
-    if main:
-        _last_cut = signature
-    else:
-        _cuts.signature = signature
-    _set_cheapest(main, None)
-    _cut_at(node)
-
-
-def _cut_at(node: Node) -> None:
-    """Evaluate a size cut's `node`; at a view (a chain of slices, reshapes, transposes
-    and broadcasts of a pending node), the node it views instead, the chain left pending
-    (a view of a computed buffer afterwards): the view made an output was a copy on
-    XLA, and on the interpreter a NumPy view of the result, which the next program then
-    took as one more input holding the buffer (gauss cut at `a[c:, c-1:]` 9 times a
-    run, at `a[c-1, c-1]` 57 times without the eager path). The chain's depths are made
-    those over a computed node, so the next operations are not past the bound at once."""
-    chain = []
-    base = node
-    while base.op in HOST_VIEW_OPS:
-        chain.append(base)
-        base = base.inputs[0]
-    if not chain or base.is_computed:
-        evaluate([node], "size")
-        return
-    evaluate([base], "size", leave=chain)
-    for view in reversed(chain):
-        if not view.is_computed:
-            view.depth = view.inputs[0].depth + 1
-
-
-def _weigh(node: Node, group, main: bool, extra: int) -> None:
-    """Remember the place, of those seen while a cut waits, where a cut would compute
-    the fewest other arrays' bytes (`extra`, from `_extra_bytes`), and how often it
-    came: a forced cut makes the next cuts wait for it if it came twice (a loop whose
-    iteration is shorter than the bound: its cuts land where the iteration keeps
-    little live, and repeat)."""
-    cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
-    if cheapest is None or extra < cheapest[0]:
-        _set_cheapest(main, (extra, _local_signature(node), 1))
-    elif extra == cheapest[0] and _head(node) == cheapest[1][:4] \
-            and _local_signature(node) == cheapest[1]:
-        _set_cheapest(main, (extra, cheapest[1], cheapest[2] + 1))
-
-
-def _set_cheapest(main: bool, cheapest: tuple | None) -> None:
-    """Set the calling thread's cheapest place (the main thread's, else `_cuts`'s)."""
-    global _cheapest
-    if main:
-        _cheapest = cheapest
-    else:
-        _cuts.cheapest = cheapest
-
-
-def _forget_cheapest() -> None:
-    """End this thread's wait for a cut's place (a place seen by a loop that has ended
-    must not become the place a later loop's cuts wait for)."""
-    _set_cheapest(threading.current_thread() is threading.main_thread(), None)
-
-
-def _extra_bytes(node: Node, group) -> int:
-    """The bytes of `group`'s live pending arrays other than `node` and its operands:
-    what a cut at `node` computes besides it (see `_sharing_roots`). Live operands are
-    left out: most are the statement's own temporaries and old values, dead once it
-    binds its result (`s = s + a[i]`). Drops dead handles from the registry."""
-    dead, seen, extra = [], {id(node), *map(id, node.inputs)}, 0
-    handles = group.handles
-    for key, ref in list(handles.items()):
-        handle = ref()
-        if handle is None:
-            dead.append(key)
-            continue
-        other = handle._n  # (a view's node as last derived: no new node here)
-        if id(other) not in seen and other.group is not None \
-                and other.group.root() is group:
-            seen.add(id(other))
-            extra += other.dtype.itemsize * math.prod(other.shape)
-    for key in dead:
-        handles.pop(key, None)
-    return extra
-
-
-def _cut_inputs(node: Node) -> bool:
-    """Compute `node`'s pending inputs in batches of at most half the node bound, when it
-    has several: each batch alone, since what joins them is `node` itself. Returns
-    whether it did."""
-    pending = [i for i in node.inputs if not i.is_computed]
-    if len(pending) < 2:
-        return False
-    limit = max(1, (MAX_PENDING_NODES or 400) // 2)
-    batch, size = [], 0
-    for child in pending:
-        count = count_pending(child)
-        if batch and size + count > limit:
-            evaluate(batch, "size", share=False)
-            batch, size = [], 0
-        batch.append(child)
-        size += count
-    evaluate(batch, "size", share=False)
-    if node.group is not None:
-        group = node.group.root()
-        group.nodes, group.nbytes = 1, node.dtype.itemsize * math.prod(node.shape)
-    return True
 
 
 def to_numpy(node: Node, cause: str) -> np.ndarray:

@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import lazyarr as np
-from lazyarr import _backend, _flush
+from lazyarr import _backend, _cuts
 
 pytestmark = pytest.mark.skipif("xla" not in _backend.available(), reason="jax not installed")
 
@@ -68,8 +68,8 @@ def test_a_long_loop_runs_from_the_cache():
     stats = np.stats()
     # Each iteration adds 3 to the pending depth (4 nodes); a cut waits at most another
     # MAX_PENDING_DEPTH for the loop body's cut point, so no program is large.
-    assert stats["flushes"]["size"] >= 3 * 1000 // (2 * _flush.MAX_PENDING_DEPTH)
-    assert stats["nodes_evaluated"] <= stats["flushes_total"] * 2 * _flush.MAX_PENDING_DEPTH
+    assert stats["flushes"]["size"] >= 3 * 1000 // (2 * _cuts.MAX_PENDING_DEPTH)
+    assert stats["nodes_evaluated"] <= stats["flushes_total"] * 2 * _cuts.MAX_PENDING_DEPTH
     assert stats["memory_cache_misses"] <= 4  # a handful of program shapes, then hits only
     assert stats["memory_cache_hits"] >= stats["flushes_total"] - 4
 
@@ -278,7 +278,7 @@ def test_programs_of_unfaithful_dtypes_run_on_the_host(monkeypatch):
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     """A read at a Python int (`a[i]`, `a[i, j]`) takes its position at run time: a
     loop over i runs the same program at every cut, whatever i is."""
-    monkeypatch.setattr(_flush, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
     host = numpy.arange(6000.0).reshape(600, 10)
     a, s, expected = np.asarray(host), np.zeros(10), numpy.zeros(10)
     for i in range(600):

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numpy.exceptions import AxisError
 
-from .. import _dtypes, _eager, _flush
+from .. import _cuts, _dtypes, _eager, _flush
 from .._array import Array, small_array
 from .._errors import user_stacklevel
 from .._graph import INPUT, Node, apply, check_size, leaf
@@ -35,7 +35,7 @@ def wrap(node: Node, scalar: bool = True) -> Array:
         if _eager.settle(node):
             return Array(node, scalar)
     result = Array(node, scalar)
-    _flush.bound(node)
+    _cuts.bound(node)
     return result
 
 

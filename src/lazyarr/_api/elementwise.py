@@ -17,7 +17,7 @@ from sys import _getframe
 
 import numpy as np
 
-from .. import _dtypes, _eager, _flush, _settings
+from .. import _cuts, _dtypes, _eager, _settings
 from .._array import pending_array, small_array
 from .._errors import INTERNAL_FILES as _INTERNAL_FILES, user_site
 from .._graph import INPUT, SmallLeaf, check_size, computed, pending
@@ -438,7 +438,7 @@ def fast_call(self: ufunc, args):
         site = None
     node = pending(self._op, tuple(inputs), (), shape, dtype, site)
     result = pending_array(node)
-    _flush.bound(node)
+    _cuts.bound(node)
     return result
 
 
@@ -478,7 +478,7 @@ def fast_binary(self: ufunc, x: Array, y: Array):
         site = None
     node = pending(self._op, (a, b), (), shape, out, site)
     result = pending_array(node)
-    _flush.bound(node)
+    _cuts.bound(node)
     return result
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes, _eager, _flush, _settings
+from .. import _cuts, _dtypes, _eager, _settings
 from .._array import small_array
 from .._graph import INPUT, SmallLeaf, computed
 from .._placement import host_array as host_buffer
@@ -165,7 +165,7 @@ def getitem(x, key) -> Array:
         node = _host_view(x._node, steps, probe_key, where.shape)
         if node is None:
             node = replay(x._node, steps)
-            _flush.bound(node)
+            _cuts.bound(node)
         result = Array(node, scalar)
     if result._scalar:
         return result

@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from .. import _flush, _shared
+from .. import _cuts, _flush, _shared
 from .._api import HANDLED
 from .._errors import user_stacklevel
 from .._views import Layout as _Layout, replay as _replay, step as _step
@@ -99,7 +99,7 @@ def strided_view(x: Array, offset: int, shape, strides, writeable: bool = True) 
         x._layout_of().probe, shape, tuple(s * x.itemsize for s in strides))
     result._layout = _Layout(owner, chain, owner._node, probe,
                              bool(writeable) and x._layout_of().writeable)
-    _flush.bound(result._n)
+    _cuts.bound(result._n)
     return result
 
 
