@@ -547,22 +547,30 @@ def slower_ops(backend) -> frozenset:
     return frozenset(named(platform(backend))) if named is not None else frozenset()
 
 
-_UNFAITHFUL: dict[tuple, frozenset] = {}  # (backend, device) -> its unfaithful dtypes
+_UNFAITHFUL: dict[tuple, tuple] = {}  # (backend, device) -> (dtypes, {op: dtypes})
 
 
 def _unfaithful(backend, program) -> bool:
-    """Whether `program` holds a value of a dtype `backend` does not compute as NumPy
-    does on its platform (its optional `unfaithful_dtypes(platform)`)."""
+    """Whether `program` holds what `backend` does not compute as NumPy does on its
+    platform (its optional `unfaithful(platform)`): a value of an unfaithful dtype, or
+    an instruction of an op unfaithful at its result's dtype."""
     key = (id(backend), str(getattr(backend, "device", "")))
-    dtypes = _UNFAITHFUL.get(key)
-    if dtypes is None:
-        named = getattr(backend, "unfaithful_dtypes", None)
-        dtypes = _UNFAITHFUL[key] = frozenset(
-            np.dtype(d) for d in (named(platform(backend)) if named is not None else ()))
-    if not dtypes:
+    known = _UNFAITHFUL.get(key)
+    if known is None:
+        named = getattr(backend, "unfaithful", None)
+        pairs = named(platform(backend)) if named is not None else ()
+        dtypes = frozenset(np.dtype(d) for op, d in pairs if op is None)
+        ops: dict = {}
+        for op, d in pairs:
+            if op is not None:
+                ops[op] = ops.get(op, frozenset()) | {np.dtype(d)}
+        known = _UNFAITHFUL[key] = (dtypes, ops)
+    dtypes, ops = known
+    if not (dtypes or ops):
         return False
     return (any(dtype in dtypes for _, dtype in program.input_specs)
-            or any(ins.dtype in dtypes for ins in program.instructions))
+            or any(ins.dtype in dtypes or ins.dtype in ops.get(ins.op, ())
+                   for ins in program.instructions))
 
 
 def _op_by_op(backend):

@@ -305,11 +305,12 @@ class CompilingBackend(Backend, Protocol):
     # lowering on `platform` ("cpu", "gpu", ..., see `Backend.device`) runs slower than
     # the tiers' first tier there runs them (on the CPU, NumPy): a program holding one
     # is never compiled there by the tiers, nor looked up in the persistent cache.
-    # Optional: `unfaithful_dtypes(platform)` names the dtypes the backend does not
-    # compute as NumPy does on `platform` (a TPU's float64 is emulated with float32's
-    # exponent range): a program with a value of one runs on the NumPy interpreter,
-    # whatever the tier, its device inputs copied to the host.
-
+    # Optional: `unfaithful(platform)` names what the backend does not compute as NumPy
+    # does on `platform`, as (op, dtype) pairs: (None, dtype) for any value of that
+    # dtype (a TPU's float64 is emulated with float32's exponent range), (Op, dtype)
+    # for an instruction of that op with that result dtype (a TPU has no int64
+    # product). A program holding one runs on the NumPy interpreter, whatever the tier,
+    # its device inputs copied to the host.
 
 REQUIRED = ("run", "devices", "transfer", "device_of")
 REQUIRED_FOR_COMPILING = ("signature", "lookup", "compile")

@@ -246,18 +246,21 @@ def test_the_sorts_are_named_slower_compiled_on_the_cpu_alone():
     assert _backend.current().slower_ops("cpu") == named
 
 
-def test_programs_of_unfaithful_dtypes_run_on_the_host(monkeypatch):
-    """`unfaithful_dtypes`: a TPU's float64 and complex128 are not NumPy's, so a program
-    holding one runs on the NumPy interpreter, whatever the tier, taking its inputs
-    from the device (here the CPU made to play the TPU's part)."""
+def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
+    """`unfaithful`: a TPU's float64 and complex128 are not NumPy's, nor has it an
+    int64 product, so a program holding one runs on the NumPy interpreter, whatever the
+    tier, taking its inputs from the device (here the CPU made to play the TPU's
+    part)."""
     from lazyarr import _tiers
+    from lazyarr.backend_api import op
     from lazyarr_xla import XlaBackend
-    assert XlaBackend.unfaithful_dtypes("tpu") == {numpy.dtype("float64"),
-                                                   numpy.dtype("complex128")}
-    assert XlaBackend.unfaithful_dtypes("cpu") == frozenset()
-    tpu = XlaBackend.unfaithful_dtypes("tpu")
-    monkeypatch.setattr(XlaBackend, "unfaithful_dtypes", staticmethod(lambda platform: tpu))
+    tpu = XlaBackend.unfaithful("tpu")
+    assert {(None, numpy.dtype("float64")), (None, numpy.dtype("complex128")),
+            (op("einsum"), numpy.dtype("int64"))} <= tpu
+    assert XlaBackend.unfaithful("cpu") == frozenset()
+    monkeypatch.setattr(XlaBackend, "unfaithful", staticmethod(lambda platform: tpu))
     monkeypatch.setattr(_tiers, "_UNFAITHFUL", {})
+
     def xla_runs():
         stats = np.stats()
         return stats["compiles"] + stats["memory_cache_hits"] + stats["disk_cache_hits"]
@@ -272,6 +275,12 @@ def test_programs_of_unfaithful_dtypes_run_on_the_host(monkeypatch):
     numpy.testing.assert_array_equal(numpy.asarray(y), expected)
     assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
     assert (numpy.asarray(x * 3) == data * 6).all()  # float32 again: compiled
+    assert xla_runs() > ran
+    ran, interpreted = xla_runs(), np.stats()["interpreted_runs"]
+    k = np.arange(12).reshape(3, 4)
+    numpy.testing.assert_array_equal(numpy.asarray(k @ k.T + 1), data @ data.T + 1)
+    assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
+    numpy.asarray(k + 1)  # int64 without a product: compiled
     assert xla_runs() > ran
 
 

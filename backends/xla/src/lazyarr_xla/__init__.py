@@ -25,7 +25,7 @@ import numpy as np
 import jax
 
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
-                                 RunResult, check_result, name_the_line)
+                                 RunResult, check_result, name_the_line, op)
 
 from . import disk_cache, lowering_sort, memory_cache, peers, sharding
 from .lowering import convert, lower, prepare
@@ -458,13 +458,16 @@ class XlaBackend:
         return lowering_sort.SLOWER_ON_CPU if platform == "cpu" else frozenset()
 
     @staticmethod
-    def unfaithful_dtypes(platform: str) -> frozenset:
-        """On a TPU, float64 and complex128: emulated there with float32's exponent
-        range (7.7e-120 is 0), and complex128 programs halted the chip (v5e, jax 0.10.2);
-        the tiers run such programs on the NumPy interpreter."""
-        if platform == "tpu":
-            return frozenset([np.dtype(np.float64), np.dtype(np.complex128)])
-        return frozenset()
+    def unfaithful(platform: str) -> frozenset:
+        """On a TPU (v5e, jax 0.10.2): float64 and complex128, emulated there with
+        float32's exponent range (all(7.7e-120) was False; complex128 programs halted
+        the chip), and 64-bit integer products (UNIMPLEMENTED in XLA's rewrite of
+        64-bit types). The tiers run programs holding them on the NumPy interpreter."""
+        if platform != "tpu":
+            return frozenset()
+        einsum = op("einsum")
+        return frozenset([(None, np.dtype(np.float64)), (None, np.dtype(np.complex128)),
+                          (einsum, np.dtype(np.int64)), (einsum, np.dtype(np.uint64))])
 
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
             block: bool = True) -> RunResult:
