@@ -309,6 +309,27 @@ def test_asarray_of_an_ndarray_shares_its_memory_as_numpys_does(backend):
     assert la.stats()["shared_buffer_copies"] == 0
 
 
+def _windows_of_a_shared_buffer(m):
+    a = numpy.arange(40_000.0)
+    x = m.asarray(a)
+    windows = [x[s:s + 100] for s in range(0, 1000, 300)]
+    before = [float(w.mean()) for w in windows]
+    a[:1000] *= -1
+    doubled = windows[1] * 2  # recorded between two writes
+    a[:1000] += 7
+    after = [float(w.sum()) for w in windows] + [float(windows[2][3:9].max())]
+    return before, after, _values(doubled)[:3], float(x[5]), x[10:20].shape
+
+
+def test_windows_of_a_shared_buffer_read_it_as_it_is_then(backend):
+    """A moving window `x[s:s + k]` of an `asarray(ndarray)` is NumPy's view of the
+    buffer (no node, no copy) and its reductions read the buffer as it is at the call,
+    as NumPy's do (`_shared.live_value`)."""
+    la.reset_stats()
+    assert _windows_of_a_shared_buffer(la) == _windows_of_a_shared_buffer(numpy)
+    assert la.stats()["shared_buffer_copies"] == 0
+
+
 def test_asarray_copies_where_numpy_would_or_sharing_cannot_be_kept():
     """A cast, a read-only or non-contiguous array, and a small one (computed at once
     by the eager path, where watching a shared buffer costs a flush an operation) are

@@ -145,6 +145,24 @@ def export(x) -> np.ndarray:
     return view
 
 
+def live_value(x):
+    """`x`'s value as NumPy's array over its owner's shared buffer as it is now, without
+    a node (an operation computed at once reads it so: NumPy's `w.mean()` of a window
+    `w` of the buffer): the buffer for the owner, the view the eager path made for a
+    window of it (`_api/indexing._host_view`). None where the owner is not exported,
+    has a write not made yet, or `x` is another view (the general path reads those)."""
+    owner = x._owner()
+    entry = _entry(owner)
+    if entry is None or owner._n is not entry[2]:
+        return None
+    if owner is x:
+        return entry[1]
+    value = x._n.value
+    if x._layout.seen is entry[2] and type(value) is np.ndarray and value.base is entry[3]:
+        return value
+    return None
+
+
 def current(owner):
     """The node an operation reading the exported `owner` uses (None if it is not
     exported): a pending read of its buffer, watched so that what is built on it is

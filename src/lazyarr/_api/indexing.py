@@ -155,14 +155,16 @@ def getitem(x, key) -> Array:
         taken = apply("take", replay(x._node, plan.steps), plan.flat, axis=0)
         return wrap(reshape_node(transpose_node(taken, plan.order), plan.shape))
     steps, probe_key, scalar, where = basic
-    if EXPORTED and buffer_if_exported(x) is not None:
+    # (not `wrap`: a view allocates nothing). A window of an exported buffer is NumPy's
+    # view of it too (its reads re-derive it, see `Array._node`), but not an element.
+    node = _host_view(x._n, steps, probe_key, where.shape) if where.shape or not scalar \
+        else None
+    if node is None and EXPORTED and buffer_if_exported(x) is not None:
         # a view of an exported array reads its buffer when read: it is built from the
         # array's node, unread; a NumPy scalar is its element now (see `_shared`)
         node = replay(x._n, steps)
         result = wrap(replay(x._node, steps) if scalar and node.shape == () else node, scalar)
     else:
-        # (not `wrap`: a view allocates nothing)
-        node = _host_view(x._node, steps, probe_key, where.shape)
         if node is None:
             node = replay(x._node, steps)
             _cuts.bound(node)
