@@ -10,6 +10,7 @@ import numpy
 import pytest
 
 import lazyarr as la
+from lazyarr import _eager
 
 N = 5000  # past lazyarr._eager's bound: the operations are recorded, not run at once
 
@@ -325,9 +326,14 @@ def test_windows_of_a_shared_buffer_read_it_as_it_is_then(backend):
     """A moving window `x[s:s + k]` of an `asarray(ndarray)` is NumPy's view of the
     buffer (no node, no copy) and its reductions read the buffer as it is at the call,
     as NumPy's do (`_shared.live_value`)."""
+    expected = _windows_of_a_shared_buffer(numpy)
     la.reset_stats()
-    assert _windows_of_a_shared_buffer(la) == _windows_of_a_shared_buffer(numpy)
+    assert _windows_of_a_shared_buffer(la) == expected
+    with la.use_tier("interpret"), la.use_eager(True):  # the eager path's windows
+        assert _windows_of_a_shared_buffer(la) == expected
+        eager = la.stats()["eager_ops"]
     assert la.stats()["shared_buffer_copies"] == 0
+    assert eager or not _eager.on_host()
 
 
 def test_asarray_copies_where_numpy_would_or_sharing_cannot_be_kept():

@@ -487,6 +487,24 @@ def test_a_view_of_a_computed_buffer_is_numpys_with_eager_on_or_off(case, eager)
         assert_same(ref_view, v.copy())
 
 
+def test_a_view_of_a_view_follows_the_owners_writes():
+    """`v[i:j]` of a view `v` is taken from `v`'s value as it is now: after writes into
+    its owner (an element path once read the view's stale window)."""
+    def views(m):
+        a = m.arange(10.0)
+        v = a[2:8]
+        a[:] = 5
+        first = v[1:3].tolist()
+        b = m.arange(10.0)
+        w = b[2:8]
+        b += 1
+        return first, w[1:3].tolist(), float(w[2:3].sum()), w[::2][1:].tolist()
+    expected = views(np)
+    assert views(la) == expected  # recorded slices
+    with la.use_tier("interpret"), la.use_eager(True):  # the eager path's host views
+        assert views(la) == expected
+
+
 def test_a_moving_window_of_a_computed_buffer_is_read_in_place():
     """(see `_host_view`) no pending node is built for `x[s:s + k]`; the window follows
     later writes of its owner."""
