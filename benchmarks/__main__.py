@@ -273,6 +273,8 @@ def main(argv=None) -> int:
     for name in names:
         print(f"running {name} in this process ...", file=sys.stderr, flush=True)
         results[name] = bench(name, opts.quick, repeats, failures, first[name])
+        # each row as it is done (stderr): a run stopped at a time limit keeps its rows
+        print(table({name: results[name]}), file=sys.stderr, flush=True)
     print(table(results))
     if not opts.no_micro:
         from . import micro
