@@ -195,10 +195,6 @@ def _bin_edges(x: Array, bins, range, weights):
 
 
 def _blocks(x: Array, w):
-    """NumPy's blocks; without weights one block, as counts add exactly in any order."""
-    if w is None and x.size:
-        yield x, None
-        return
     for start in builtins.range(0, x.size, _BLOCK):
         yield (slice1(x, start, start + _BLOCK),
                None if w is None else slice1(w, start, start + _BLOCK))
