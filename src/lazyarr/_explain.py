@@ -192,6 +192,9 @@ def _tier_line(backend, program, inputs) -> str | None:
         forced = _tiers.tier()
     except ValueError as exc:
         return str(exc)
+    if _tiers.unfaithful(backend, program):
+        return (f"the NumPy interpreter, whatever the tier: {backend.name} does not compute "
+                f"all of it as NumPy does on {_tiers.platform(backend)} (its `unfaithful`)")
     if forced == "opbyop" and _tiers.first_for(backend, forced) is not None:
         return "op by op, each primitive's cached executable on the device (LAZYARR_TIER=opbyop)"
     if not _tiers.interprets_first(backend):

@@ -438,7 +438,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
     the tier counters. Raises what the program raises, on either tier. Without `block`
     a run may return futures (see `backend_api.Backend.run`), except while the policy
     times it."""
-    if _unfaithful(backend, program):  # (owned device buffers are not written on the host)
+    if unfaithful(backend, program):  # (owned device buffers are not written on the host)
         return _first_run(interpreter(), program, inputs, frozenset(), stats, True)
     forced = tier()
     first = None if forced == "compile" else first_for(backend, forced)
@@ -552,7 +552,7 @@ def slower_ops(backend) -> frozenset:
 _UNFAITHFUL: dict[tuple, tuple] = {}  # (backend, device) -> (dtypes, {op: dtypes})
 
 
-def _unfaithful(backend, program) -> bool:
+def unfaithful(backend, program) -> bool:
     """Whether `program` holds what `backend` does not compute as NumPy does on its
     platform (its optional `unfaithful(platform)`): a value of an unfaithful dtype, or
     an instruction of an op unfaithful at its result's dtype."""

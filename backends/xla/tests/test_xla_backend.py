@@ -271,6 +271,7 @@ def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
     assert xla_runs() >= 1
     ran, interpreted = xla_runs(), np.stats()["interpreted_runs"]
     y = np.exp(x.astype(np.float64))[::-1] + 1j  # float64 and complex128
+    assert "the NumPy interpreter, whatever the tier" in str(np.explain(y))
     expected = numpy.exp((data * 2).astype(numpy.float64))[::-1] + 1j
     numpy.testing.assert_array_equal(numpy.asarray(y), expected)
     assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
