@@ -155,13 +155,16 @@ def getitem(x, key) -> Array:
         taken = apply("take", replay(x._node, plan.steps), plan.flat, axis=0)
         return wrap(reshape_node(transpose_node(taken, plan.order), plan.shape))
     steps, probe_key, scalar, where = basic
-    # (not `wrap`: a view allocates nothing). A window of an exported buffer is NumPy's
-    # view of it too, made from the node it holds (its reads re-derive it, see
-    # `Array._node`), but not an element.
+    # (not `wrap`: a view allocates nothing)
     exported = EXPORTED and buffer_if_exported(x) is not None
-    node = _host_view(x._node, steps, probe_key, where.shape) if not exported else \
-        _host_view(x._n, steps, probe_key, where.shape) if where.shape or not scalar \
-        else None
+    if not exported:
+        node = _host_view(x._node, steps, probe_key, where.shape)
+    elif where.shape or not scalar:
+        # a window of an exported buffer is NumPy's view of it too, made from the node
+        # the array holds (its reads re-derive it, see `Array._node`)
+        node = _host_view(x._n, steps, probe_key, where.shape)
+    else:  # an element: read below
+        node = None
     if node is None and exported:
         # a view of an exported array reads its buffer when read: it is built from the
         # array's node, unread; a NumPy scalar is its element now (see `_shared`)
