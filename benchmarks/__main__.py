@@ -157,7 +157,14 @@ def fastest(rows: list[dict]) -> dict:
 
 
 def first_call(name: str, variant: str, quick: bool) -> dict:
-    """Cold then warm: two fresh processes sharing a new, empty program cache."""
+    """Cold then warm: two fresh processes sharing a new, empty program cache, after an
+    untimed one of the same variant with a cache of its own. The machine's state is
+    then the variant's own for both: a process started just after another's large one
+    exited paid for it (NumPy's cold norm, just after a jax-jit process: 0.78-0.85 s;
+    just after its own: 0.15 s; 0.30-0.39 s either way with NUMPY_MADVISE_HUGEPAGE=0,
+    so the huge pages NumPy asks for are what the kernel had to make again)."""
+    with tempfile.TemporaryDirectory(prefix="lazyarr-bench-") as primer_dir:
+        whole_process(name, variant, quick, primer_dir)
     with tempfile.TemporaryDirectory(prefix="lazyarr-bench-") as cache_dir:
         cold = whole_process(name, variant, quick, cache_dir)
         if "error" in cold or cold.get("na"):
