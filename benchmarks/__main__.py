@@ -296,12 +296,8 @@ def main(argv=None) -> int:
     for name in names:
         print(f"running {name} in fresh processes ...", file=sys.stderr, flush=True)
         rows: dict = {v: [] for v in VARIANTS}
-        for turn in range(pairs):
-            # The variants in turn, a different one first each time: a process started
-            # just after a large one has exited pays for the memory that one left (in
-            # one order, NumPy's cold norm took 888 ms after jax's processes, 229 ms
-            # warm just after its own).
-            for v in VARIANTS[turn % len(VARIANTS):] + VARIANTS[:turn % len(VARIANTS)]:
+        for _ in range(pairs):  # (each pair after a primer of its own: `first_call`)
+            for v in VARIANTS:
                 rows[v].append(first_call(name, v, opts.quick))
         first[name] = {v: fastest(runs) for v, runs in rows.items()}
     results = {}

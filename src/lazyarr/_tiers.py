@@ -549,25 +549,22 @@ def slower_ops(backend) -> frozenset:
     return frozenset(named(platform(backend))) if named is not None else frozenset()
 
 
-_UNFAITHFUL: dict[tuple, tuple] = {}  # (backend, device) -> (dtypes, {op: dtypes})
+_UNFAITHFUL: dict[int, tuple] = {}  # id(backend) -> (backend, dtypes, {op: dtypes})
 
 
 def unfaithful(backend, program) -> bool:
     """Whether `program` holds what `backend` does not compute as NumPy does on its
     platform (its optional `unfaithful(platform)`): a value of an unfaithful dtype, or
     an instruction of an op unfaithful at its result's dtype."""
-    key = (id(backend), str(getattr(backend, "device", "")))
-    known = _UNFAITHFUL.get(key)
-    if known is None:
+    known = _UNFAITHFUL.get(id(backend))
+    if known is None or known[0] is not backend:  # (held: its id is not reused)
         named = getattr(backend, "unfaithful", None)
         pairs = named(platform(backend)) if named is not None else ()
-        dtypes = frozenset(np.dtype(d) for op, d in pairs if op is None)
         ops: dict = {}
         for op, d in pairs:
-            if op is not None:
-                ops[op] = ops.get(op, frozenset()) | {np.dtype(d)}
-        known = _UNFAITHFUL[key] = (dtypes, ops)
-    dtypes, ops = known
+            ops[op] = ops.get(op, frozenset()) | {np.dtype(d)}
+        known = _UNFAITHFUL[id(backend)] = (backend, ops.pop(None, frozenset()), ops)
+    _, dtypes, ops = known
     if not (dtypes or ops):
         return False
     return (any(dtype in dtypes for _, dtype in program.input_specs)
