@@ -218,6 +218,24 @@ def test_float16_and_empty(name):
     check_function(name, np.zeros(0))
 
 
+def test_float32_counts_are_divided_in_float32():
+    """A float32 mean, var or std divides by its count in float32 where float32 holds
+    the count exactly: NumPy's float64 division cast back is that same value (53 bits
+    are at least 2 * 24 + 2), and the program holds no float64 (on a TPU, one that did
+    would run on the host: `unfaithful`). A count float32 cannot hold keeps NumPy's
+    float64 division."""
+    x = np.random.default_rng(0).standard_normal((97, 3)).astype(np.float32) * 1e3
+    with la.use_eager(False):
+        for name, kwargs in [("mean", {}), ("var", {"ddof": 1}), ("std", {"ddof": 2.5})]:
+            result = getattr(la, name)(la.asarray(x), axis=0, **kwargs)
+            assert result.dtype == np.float32
+            assert "float64" not in str(la.explain(result)), name
+            check_function(name, x, axis=0, **kwargs)
+        odd = la.var(la.asarray(x), axis=0, ddof=0.1)  # a count of 96.9
+        assert "float64" in str(la.explain(odd))
+        check_function("var", x, axis=0, ddof=0.1)
+
+
 @given(data=st.data())
 def test_average(data):
     x, _ = array_and_axis(data.draw, REAL + COMPLEX, min_dims=1)

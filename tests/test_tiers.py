@@ -443,19 +443,24 @@ def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monke
         numpy.testing.assert_array_equal(got[k][1], expected[k][1])
 
 
-def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend):
+@pytest.mark.parametrize("where", ["here", "accelerator"])
+def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend, where):
     """Under "auto", with the XLA backend selected but not loaded, a fresh process's
-    first flush runs on the interpreter while jax imports on a background thread, and
-    the process exits cleanly even if that import is still under way."""
+    first flush runs on the interpreter, and the process exits cleanly even if the
+    backend is still loading; also where an accelerator is installed (made to seem so
+    here), whose load (importing jax and starting the device) is estimated to cost
+    `ACCELERATOR_LOAD_S`. A likely compile starts the load (next test)."""
     if backend != "xla":
         pytest.skip("the XLA backend is the one that takes long to load")
-    script = textwrap.dedent("""
+    script = textwrap.dedent(f"""
         import sys, numpy, lazyarr
-        from lazyarr import _tiers
+        from lazyarr import _backend, _tiers
+        if {where == "accelerator"}:
+            _backend.default_is_cpu = lambda: False
         x = lazyarr.asarray(numpy.arange(10.0))
         assert float((x * 2).sum()) == 90.0
-        print(_tiers.DEFERRED_FLUSHES, "jax" in sys.modules,
-              lazyarr.stats()["interpreted_runs"])
+        print(_tiers.DEFERRED_FLUSHES, lazyarr.stats()["interpreted_runs"],
+              _tiers.load_seconds())
     """)
     env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": "off",
            "LAZYARR_EAGER": "0"}  # (eager execution would need no flush at all)
@@ -465,8 +470,10 @@ def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend):
                           env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Fatal" not in done.stderr
-    if _tiers._cpu_only({}):  # (and stats() counts that run as interpreted)
-        assert done.stdout.split()[0] == done.stdout.split()[2] == "1"
+    # (and stats() counts that run as interpreted)
+    load = _tiers.ACCELERATOR_LOAD_S if where == "accelerator" or not _tiers._cpu_only({}) \
+        else _tiers.LOAD_S
+    assert done.stdout.split() == ["1", "1", str(load)], done.stdout
 
 
 def test_jax_is_loaded_only_once_a_compile_is_likely(backend):

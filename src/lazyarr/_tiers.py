@@ -31,8 +31,12 @@ leaves the program on the interpreter and is counted once in `stats()`
 
 Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the backend's
 `op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
-attributes, so values never leave the device); the policy is the same. A backend that
-does not compile, or that offers no first tier off the CPU, runs every program itself.
+attributes, so values never leave the device); the policy is the same. Until the
+device is up, programs run on the NumPy interpreter, on the host: starting a TPU takes
+10 s or more, which a script NumPy runs in seconds would wait for, so the backend is
+loaded (on a background thread) only once the programs' interpreted time pays for it
+(`backend_for_flush`). A backend that does not compile, or that offers no first tier
+off the CPU, runs every program itself.
 `LAZYARR_TIER=interpret|compile|auto|opbyop` (or `lazyarr.set_tier`, see `_settings`) forces the
 interpreter, forces compiling before the first run (the behaviour without tiers), lets
 this policy choose (the default), or forces op-by-op execution (on the CPU too: tests).
@@ -65,6 +69,12 @@ LONG_RUN_S = 1.0    # an interpreted run this long (and past the compile estimat
 COMPILE_BASE_S = 0.1
 COMPILE_PER_INSTRUCTION_S = 0.007
 LOAD_S = 1.0
+# Where the backend runs on an accelerator, loading it also starts the device: on a TPU
+# v5e, importing jax and starting it took 10.3 s on the background thread (while the
+# interpreter ran on); a process that loaded it at its first flush took 15.1 s for a
+# script NumPy ran in 1.1 s, and one that began loading it 0.5 s in and ended 3 s
+# later took 11.2 s against NumPy's 4.2 (its exit waits for the device to stop).
+ACCELERATOR_LOAD_S = 10.0
 # A compiled run on the CPU first copies each host (NumPy) input into XLA's buffers
 # (the backend passes the NumPy array to the executable, which copies it: jax's default
 # device_put, 0.86 s for 960 MB here, not the may_alias one of 0.23-0.31 s). Compared
@@ -277,7 +287,14 @@ def compile_estimate(program, loaded: bool = True) -> float:
     loading the compiling backend first)."""
     count, rates = _measured
     rate = rates / count if count else COMPILE_PER_INSTRUCTION_S
-    return COMPILE_BASE_S + rate * len(program.instructions) + (0.0 if loaded else LOAD_S)
+    return COMPILE_BASE_S + rate * len(program.instructions) + (
+        0.0 if loaded else load_seconds())
+
+
+def load_seconds() -> float:
+    """What loading the selected backend is estimated to cost: importing jax on the
+    CPU, that and starting the device on an accelerator."""
+    return LOAD_S if _cpu_only(_backend.selected()[1]) else ACCELERATOR_LOAD_S
 
 
 def state_of(program, signature) -> State | None:
@@ -360,17 +377,19 @@ _long_run = [False]  # an interpreted run paid for a compile while nothing was l
 
 def backend_for_flush(program=None):
     """The backend to run the next flush (of `program`) on. Under "auto", while the
-    selected compiling backend is not loaded yet (importing jax takes a second or more)
-    and will run on the CPU, this flush runs on the interpreter, and the backend is
-    loaded on a background thread only once a compile is likely: `program`'s runs so far
-    pay for loading it and compiling (`Policy.pays`, with `LOAD_S` in the estimate), or
-    an interpreted run alone did. A script of one-off
-    programs (a loop whose shapes shrink) never imports jax; no flush waits for it."""
+    selected compiling backend is not loaded yet (importing jax takes a second or more,
+    starting a TPU 10 s or more), this flush runs on the interpreter, and the backend
+    is loaded on a background thread only once a compile is likely: `program`'s runs so
+    far pay for loading it and compiling (`Policy.pays`, with `load_seconds()` in the
+    estimate: starting an accelerator takes far longer than importing jax), or an
+    interpreted run alone did. A script of one-off programs (a loop whose shapes
+    shrink) never imports jax, a short script never starts a TPU (nor waits at exit
+    for it to stop), and no flush waits for the load."""
     name, options = _backend.selected()
     backend = _backend.instance(name, options)
     if backend is not None:
         return backend
-    if name == "numpy" or tier() != "auto" or not _cpu_only(options):
+    if name == "numpy" or tier() != "auto":
         return _backend.current()
     key = _backend.instance_key(name, options)
     fallback = interpreter()  # before the load below holds the backends' lock

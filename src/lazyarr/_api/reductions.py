@@ -503,8 +503,14 @@ def _count(x: Array, axes, keepdims: bool, where, func: str):
 
 def _divide(total: Array, count) -> Array:
     """total / count as NumPy's `true_divide(total, count, out=total, casting='unsafe')`:
-    divided in the promoted dtype (count is a strong intp or float64), cast back."""
+    divided in the promoted dtype (count is a strong intp or float64), cast back. A
+    float32 total divided by a count that float32 holds exactly is divided in float32:
+    the same value, since float64's 53 bits are at least 2 * 24 + 2 (a quotient rounded
+    to float64 and then to float32 is the quotient rounded to float32), and no float64
+    in the program (on a TPU a program holding one runs on the host: `unfaithful`)."""
     if not isinstance(count, Array):
+        if total.dtype == _dtypes.float32 and np.float32(count) == count:
+            return ew.divide(total, np.float32(count))
         count = as_array(np.asarray(count)[()])
     return astype(ew.divide(total, count), total.dtype)
 
