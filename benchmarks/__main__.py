@@ -44,7 +44,6 @@ def make_runner(variant: str, workload):
     if variant == "numpy":
         return lambda args: _to_host(fn(numpy, *args))
     if variant == "lazyarr":
-        import os
         import lazyarr
         # Selected as a user's script selects it (the environment), not by set_backend,
         # which loads the backend at once: lazyarr loads it when its tiers need it.
@@ -81,13 +80,29 @@ def _peak_rss_mib() -> float:
     return maxrss / 2**20 if sys.platform == "darwin" else maxrss / 1024  # bytes / KiB
 
 
+# --float32 (passed to the fresh processes in the environment): every float64 input
+# array made float32, for an accelerator whose float64 is not native (a TPU's is
+# emulated, and lazyarr runs float64 programs on the host there); outputs are then
+# compared at float32's accuracy.
+FLOAT32 = "LAZYARR_BENCH_FLOAT32"
+FLOAT32_RTOL = 1e-3
+
+
+def inputs(workload, quick: bool) -> tuple:
+    args = workload.inputs(quick)
+    if os.environ.get(FLOAT32) != "1":
+        return args
+    return tuple(a.astype(numpy.float32) if isinstance(a, numpy.ndarray)
+                 and a.dtype == numpy.float64 else a for a in args)
+
+
 def child(name: str, variant: str, quick: bool) -> None:
     """Fresh-process run: print {first, peak, base, setup} as JSON (or {error}, or {na}).
     `setup` is the time spent making the inputs, which the parent takes out of the
     whole-process time."""
     start = time.perf_counter()
     workload = WORKLOADS[name]
-    args = workload.inputs(quick)
+    args = inputs(workload, quick)
     setup = time.perf_counter() - start
     try:
         run = make_runner(variant, workload)  # imports and backend start-up
@@ -182,9 +197,10 @@ def check(workload, expected: tuple, actual: tuple) -> None:
     if expected is None:
         raise RuntimeError("no NumPy result to check against")
     assert len(expected) == len(actual), f"{len(actual)} outputs, expected {len(expected)}"
+    rtol = max(workload.rtol, FLOAT32_RTOL) if os.environ.get(FLOAT32) == "1" else workload.rtol
     for e, a in zip(expected, actual):
         scale = float(numpy.max(numpy.abs(e))) if e.size else 0.0
-        numpy.testing.assert_allclose(a, e, rtol=workload.rtol, atol=workload.rtol * scale)
+        numpy.testing.assert_allclose(a, e, rtol=rtol, atol=rtol * scale)
 
 
 def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> dict:
@@ -197,7 +213,7 @@ def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> d
             failures.append(f"{name} / {v}, first call in a fresh process: {row['error']}")
         elif not row.get("na"):
             runners[v] = make_runner(v, workload)
-    args = workload.inputs(quick)
+    args = inputs(workload, quick)
     expected = None
     times = {v: [] for v in runners}
     for rep in range(repeats + 1):  # round 0 warms up (compiles) and is not timed
@@ -278,6 +294,9 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=None,
                         help="cold and warm process pairs per variant, the least time "
                              "kept (default 3, 1 with --quick)")
+    parser.add_argument("--float32", action="store_true",
+                        help="float64 inputs made float32 (accelerators: a TPU's float64 "
+                             "runs on the host), results compared at rtol 1e-3")
     parser.add_argument("--no-micro", action="store_true",
                         help="skip the per-operation, per-flush and per-read microbenchmarks")
     parser.add_argument("--child", nargs=2, metavar=("NAME", "VARIANT"), help=argparse.SUPPRESS)
@@ -286,6 +305,8 @@ def main(argv=None) -> int:
         child(*opts.child, opts.quick)
         return 0
     repeats = opts.repeats or (1 if opts.quick else 5)
+    if opts.float32:
+        os.environ[FLOAT32] = "1"  # (the fresh processes inherit it)
     compile_bytecode()
     failures: list[str] = []
     names = opts.only or list(WORKLOADS)
