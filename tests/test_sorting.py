@@ -429,6 +429,28 @@ def test_histogram_blocks():
     check_function("histogram", a, bins=[-1, 0, 0.5, 2], weights=w)
 
 
+def test_histogram_of_equal_bins_is_one_primitive():
+    """Unweighted counts into equal bins are one `histogram_counts` instruction (NumPy's
+    blockwise counting, not hundreds of recorded operations), with NumPy's counts for
+    each kind of values and outer edges: from the data, a range of Python floats or
+    ints, NumPy scalars, and a range a uint8 cannot hold (counted as before)."""
+    rng = np.random.default_rng(0)
+    cases = [
+        (rng.normal(size=70000), dict(bins=100), True),
+        (rng.normal(size=1000).astype(np.float32), dict(bins=7, range=(-1.1, 0.7)), True),
+        (rng.normal(size=1000).astype(np.float16), dict(bins=5), True),
+        (rng.integers(-50, 50, 1000).astype(np.int8), dict(bins=9), True),
+        (rng.integers(0, 200, 1000), dict(bins=4, range=(10, 150)), True),
+        (rng.normal(size=500), dict(bins=3, range=(np.float32(-0.5), np.float64(0.5))), True),
+        (rng.integers(0, 200, 1000).astype(np.uint8), dict(bins=6, range=(-5, 300)), False),
+    ]
+    for values, kwargs, one in cases:
+        check_function("histogram", values, **kwargs)
+        with la.use_eager(False):
+            counts, _ = la.histogram(la.array(values), **kwargs)
+            assert ("histogram_counts" in str(la.explain(counts))) == one, kwargs
+
+
 @given(data=st.data())
 def test_histogramdd(data):
     dims = data.draw(st.integers(1, 3))

@@ -85,3 +85,39 @@ def _bincount(x, *weights, length):
     return np.bincount(x, weights=weights[0] if weights else None, minlength=length)
 
 
+
+
+def _histogram_shape(shapes, n):
+    require(len(shapes) == 6 and len(shapes[0]) == 1 and shapes[1] == (n + 1,)
+            and all(s == () for s in shapes[2:]) and n >= 1,
+            "needs 1-d values, n + 1 edges, four 0-d bounds and n >= 1")
+    return (n,)
+
+
+def _histogram_dtype(dtypes, n):
+    kind_in(dtypes[1], "f", "the edges'")
+    return _dtypes.intp
+
+
+HISTOGRAM_BLOCK = 65536  # NumPy counts in blocks of this many values
+
+
+@primitive("histogram_counts", _histogram_shape, _histogram_dtype)
+def _histogram_counts(x, edges, low, high, first, denom, n):
+    """How many of the values `x` fall in each of the `n` equal bins of `edges`, as
+    numpy's histogram counts them (unweighted): a value in [low, high] (0-d, in the
+    dtype NumPy compares `x` with the outer edges in) goes to bin
+    int((value - first) / denom * n) (`value` in the edges' dtype, `first` in the dtype
+    NumPy subtracts in, `denom` its last edge minus its first), corrected by comparing
+    it with the edges; the last bin includes its right edge. In blocks, as NumPy."""
+    counts = np.zeros(n, _dtypes.intp)
+    for start in range(0, x.shape[0], HISTOGRAM_BLOCK):
+        block = x[start:start + HISTOGRAM_BLOCK]
+        block = block[(block >= low) & (block <= high)]
+        values = block.astype(edges.dtype, copy=False)
+        index = ((np.subtract(values, first) / denom) * n).astype(_dtypes.intp)
+        index[index == n] -= 1
+        index[values < edges[index]] -= 1
+        index[(values >= edges[index + 1]) & (index != n - 1)] += 1
+        counts += np.bincount(index, minlength=n)
+    return counts

@@ -200,12 +200,29 @@ def _blocks(x: Array, w):
                None if w is None else slice1(w, start, start + _BLOCK))
 
 
+def _bound(x: Array, value):
+    """The outer edge `value` as NumPy compares `x` with it: converted to the dtype
+    the comparison runs in (None where it does not convert, an int out of that range)."""
+    dtype = np.result_type(np.empty(0, x.dtype), value)
+    try:
+        return np.asarray(value, dtype) if dtype.kind in "iuf" else None
+    except OverflowError:
+        return None
+
+
 def _equal_bin_counts(x: Array, w, edges: np.ndarray, first, last, n: int, ntype):
     """NumPy's counting into equal bins: the bin of each value computed from its
-    offset, corrected by comparing with the edges, then counted per block."""
+    offset, corrected by comparing with the edges, then counted per block; unweighted,
+    one `histogram_counts` primitive (recorded op by op, 1e6 values made 288 nodes:
+    13 ms on the interpreter, NumPy's histogram 5)."""
     lazy_edges = leaf_array(edges)
     _, computed = _unsigned_dtype(np.empty(0, edges.dtype), first)
     denom = _unsigned_subtract(last, first)
+    low, high = _bound(x, first), _bound(x, last)
+    if w is None and low is not None and high is not None and edges.dtype.kind == "f":
+        bounds = (low, high, np.asarray(first, computed), np.asarray(denom))
+        return wrap(apply("histogram_counts", x._node, lazy_edges._node,
+                          *(leaf_array(v)._node for v in bounds), n=n), False)
     if ntype.kind == "c":
         parts = [leaf_array(np.zeros(n, _dtypes.real_dtype(ntype))) for _ in builtins.range(2)]
     else:
