@@ -85,8 +85,6 @@ def _bincount(x, *weights, length):
     return np.bincount(x, weights=weights[0] if weights else None, minlength=length)
 
 
-
-
 def _histogram_shape(shapes, n):
     require(len(shapes) == 6 and len(shapes[0]) == 1 and shapes[1] == (n + 1,)
             and all(s == () for s in shapes[2:]) and n >= 1,
@@ -103,7 +101,7 @@ HISTOGRAM_BLOCK = 65536  # NumPy counts in blocks of this many values
 
 
 @primitive("histogram_counts", _histogram_shape, _histogram_dtype)
-def _histogram_counts(x, edges, low, high, first, denom, n):
+def _histogram_counts(x, edges, low, high, first, denom, *, n):
     """How many of the values `x` fall in each of the `n` equal bins of `edges`, as
     numpy's histogram counts them (unweighted): a value in [low, high] (0-d, in the
     dtype NumPy compares `x` with the outer edges in) goes to bin

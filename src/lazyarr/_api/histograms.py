@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from .. import _dtypes
+from .._ops_sort import HISTOGRAM_BLOCK
 from . import export
 from . import elementwise as ew
 from . import reductions as red
@@ -90,7 +91,7 @@ def _bincount(values: Array, w, length: int) -> Array:
 # name as `bins`) the data is read first, as NumPy reads it to check it. The counts
 # are lazy.
 
-_BLOCK = 65536  # NumPy counts in blocks of this size, adding the block sums in order
+_BLOCK = HISTOGRAM_BLOCK  # NumPy counts in blocks, adding the block sums in order
 _BIN_ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges")
 
 
