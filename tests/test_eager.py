@@ -176,6 +176,34 @@ def test_small_windows_of_a_large_computed_array_are_read_in_place():
     assert not _computed(x[:_eager.MAX_ELEMENTS + 1].sum())
 
 
+def test_operations_on_windows_read_the_buffer_as_it_is_at_the_call():
+    """A ufunc on a small window of a large computed buffer (a copy, or shared with
+    NumPy) takes the window's NumPy view at once, and reads the buffer as it is at the
+    call: after a write into the owner, into the window, or (shared) into NumPy's array,
+    and never after."""
+    host = np.arange(_eager.MAX_ELEMENTS * 2.0)
+    for owner, numpy_side in ((la.array(host), None), (la.asarray(host), host)):
+        window = owner[8:16]
+        before = window * 2.0
+        owner[10] = -1.0  # a write into the owner
+        after_owner = la.negative(window)
+        window[0] = 5.0  # a write into the window itself
+        after_window = window + window
+        if numpy_side is not None:
+            numpy_side[9] = 7.0  # NumPy's write into the shared buffer
+        last = window - 1.0
+        expected = np.arange(8.0, 16.0)
+        np.testing.assert_array_equal(np.asarray(before), expected * 2)
+        expected[2] = -1.0
+        np.testing.assert_array_equal(np.asarray(after_owner), -expected)
+        expected[0] = 5.0
+        np.testing.assert_array_equal(np.asarray(after_window), expected * 2)
+        if numpy_side is not None:
+            expected[1] = 7.0
+        np.testing.assert_array_equal(np.asarray(last), expected - 1)
+        assert all(_computed(r) for r in (before, after_owner, after_window, last))
+
+
 def test_eager_results_equal_the_interpreters(monkeypatch):
     """The same operations recorded and flushed on the interpreter give the same bits."""
     rng = np.random.default_rng(1)
