@@ -266,10 +266,10 @@ def small_value(node):
 
 def _current_small_value(x: Array):
     """`small_value` of what Array `x` holds now, read without a node: an owner's
-    computed buffer, or the window the eager path made of one (`_api/indexing.
-    _host_view`) while its owner is unchanged, or (shared with NumPy) over the buffer
-    as it is now (`_shared.live_value`). None where the general path reads it (a view
-    re-derived through its steps: 3 us more a `w * 2.0` of a window `w`, profiled)."""
+    computed buffer, or the window the eager path made of one (`_host_view` in
+    `_api/indexing`) while its owner is unchanged, or (shared with NumPy) over the
+    buffer as it is now (`_shared.live_value`). None where the general path reads it
+    (a view re-derived through its steps: 3 us more a `w * 2.0` of a window `w`)."""
     layout = x._layout
     if layout is None or layout.base is None:
         return small_value(x._n)
