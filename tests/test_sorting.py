@@ -443,6 +443,9 @@ def test_histogram_of_equal_bins_is_one_primitive():
         (rng.integers(0, 200, 1000), dict(bins=4, range=(10, 150)), True),
         (rng.normal(size=500), dict(bins=3, range=(np.float32(-0.5), np.float64(0.5))), True),
         (rng.integers(0, 200, 1000).astype(np.uint8), dict(bins=6, range=(-5, 300)), False),
+        (np.linspace(-1.0, 1.0, 1001), dict(bins=10), True),  # values on every edge
+        (np.array([np.nan, -np.inf, np.inf, -0.5, 0.0, 0.5, 0.25, 1e-310, -0.0]),
+         dict(bins=4, range=(-0.5, 0.5)), True),  # outside, on the edges, subnormal
     ]
     for values, kwargs, one in cases:
         check_function("histogram", values, **kwargs)
