@@ -264,7 +264,7 @@ def small_value(node):
     return None
 
 
-def _current_small_value(x: Array):
+def current_small_value(x: Array):
     """`small_value` of what Array `x` holds now, read without a node: an owner's
     computed buffer, or the window the eager path made of one (`_host_view` in
     `_api/indexing`) while its owner is unchanged, or (shared with NumPy) over the
@@ -290,13 +290,13 @@ def eager_call(npfunc, x, y=None, nin: int = 2, reflected: bool = False):
         state = _refresh()
     if not state[1] or type(x) is not Array:
         return None
-    v = _current_small_value(x)
+    v = current_small_value(x)
     if v is None:
         return None
     if nin == 2:
         t = type(y)
         if t is Array:
-            y = _current_small_value(y)
+            y = current_small_value(y)
             if y is None or y.shape != v.shape:
                 return None
         elif t is not _float and t is not _int:

@@ -33,7 +33,7 @@ from .._array import small_array
 from .._errors import user_stacklevel
 from .._graph import SmallLeaf
 from .._ops import REDUCTIONS, broadcast_shapes
-from .._shared import EXPORTED, live_value
+from .._shared import EXPORTED
 from . import elementwise as ew
 from . import export
 from .common import (apply, Array, as_array, astype, broadcast_node, cast_unsafe,
@@ -298,12 +298,10 @@ def _eager_operand(a, axis, keepdims, where, func: str, scalar_axis: bool = True
         state = _eager.refresh()
     if not state[1]:
         return None
-    value = live_value(a) if EXPORTED else None
-    if value is None:
+    value = ew.current_small_value(a)
+    if value is None:  # (a chain of pending views of a computed buffer, say)
         node = a._n if a._layout is None and not EXPORTED else a._node
         value = node.value if type(node) is SmallLeaf else _eager.host_value(node, _MAX)
-    elif value.size > _MAX:
-        return None
     if value is None or value.size == 0 or value.dtype.kind not in _KINDS:
         return None
     if axis is None:
