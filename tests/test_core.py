@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import lazyarr as la
-from benchmarks.scripts import life
+from benchmarks.scripts import gauss, life
 from lazyarr import _dtypes
 from lazyarr._flush import linearize
 from lazyarr._graph import topological_order
@@ -161,6 +161,34 @@ def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
     assert len(steady) >= 4, cuts
     assert {outputs for outputs, _ in steady} == {4}, cuts  # the mask, birth, survive, n
     assert len({key for _, key in steady}) == 1
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_loops_whose_shapes_shrink_are_cut_at_one_place(monkeypatch):
+    """Gaussian elimination's trailing block shrinks every iteration, so no node of a
+    later iteration has the signature of the place the last cut was made at: after a
+    cut forced at twice the depth bound, the next cuts take that place whatever its
+    shapes, within an iteration of the bound, rather than each waiting (and weighing
+    every node) until it is forced."""
+    from lazyarr import _cuts
+    depths = []
+    cut_at = _cuts._cut_at
+
+    def recording(node):
+        depths.append(node.depth)
+        return cut_at(node)
+    monkeypatch.setattr(_cuts, "_cut_at", recording)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_loose_cut", None)
+    monkeypatch.setattr(_cuts, "_cheapest", None)
+    n = 80
+    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+    np.testing.assert_allclose(np.asarray(gauss(la, la.asarray(host))), gauss(np, host),
+                               rtol=1e-12)
+    bound = _cuts.MAX_PENDING_DEPTH
+    assert len(depths) >= 6 and max(depths) > 2 * bound, depths  # (one forced cut)
+    forced = [k for k, depth in enumerate(depths) if depth > 2 * bound]
+    assert max(depths[forced[0] + 1:]) <= bound + 10, depths
 
 
 @pytest.mark.usefixtures("lazy_graph")

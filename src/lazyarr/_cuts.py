@@ -34,6 +34,11 @@ MAX_PENDING_BYTES: int | None = 4 << 30
 # The local signature of the node the last cut was made at: the main thread's here,
 # other threads' in `_cuts` (each thread's loops cut at their own repeating points).
 _last_cut: tuple | None = None
+# After a forced cut (no node like the last cut's came within the forced bounds: a loop
+# whose shapes change every iteration), that place's signature without shapes and
+# attributes (`_shapeless`), which the next cuts take instead; None otherwise. The main
+# thread's here, other threads' in `_cuts.loose`.
+_loose_cut: tuple | None = None
 _cuts = threading.local()
 # While a cut waits for its place: the fewest other arrays' bytes a cut would compute
 # at a place seen, that place's signature and how often it came (see `_weigh`; other
@@ -50,6 +55,13 @@ def _local_signature(node: Node, levels: int = 3) -> tuple:
     if levels == 0 or node.is_computed:
         return head
     return head + tuple(_local_signature(i, levels - 1) for i in node.inputs)
+
+
+def _shapeless(signature: tuple) -> tuple:
+    """A local signature's ops and dtypes alone: the place in a loop body whose slices
+    shrink or move (`a[c:, c-1:]`), where shapes and positions change every iteration."""
+    name, _, _, dtype, *inputs = signature
+    return (name, dtype, *map(_shapeless, inputs))
 
 
 def _head(node: Node) -> tuple:
@@ -71,7 +83,6 @@ def bound(node: Node) -> None:
     the fewest other live arrays would be its outputs too (`_weigh`). A node
     joining many pending inputs at once (`np.array(results)`) has them computed first,
     in batches of a bounded size (alike batches run one cached program)."""
-    global _last_cut
     group = node.group
     if group is None:
         return
@@ -100,17 +111,25 @@ def bound(node: Node) -> None:
         return
     main = threading.current_thread() is threading.main_thread()
     last = _last_cut if main else getattr(_cuts, "signature", None)
+    loose = _loose_cut if main else getattr(_cuts, "loose", None)
     # The node's own head first: the whole signature (dozens of tuples three levels
     # deep) is built only for a node that may match, not for each node while waiting.
     if not (last is None or forced or _head(node) == last[:4]):
+        if loose is not None and node.op.name == loose[0] and node.dtype == loose[1]:
+            signature = _local_signature(node)
+            if _shapeless(signature) == loose:  # the place, with this iteration's shapes
+                return _cut(node, main, signature, loose)
         _weigh(node, group, main, _extra_bytes(node, group))
         return
     signature = _local_signature(node)
+    loose = None  # (a cut at the last cut's place, or a first one)
     if forced:
         cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
         if cheapest is not None and cheapest[2] > 1 \
                 and cheapest[0] < _extra_bytes(node, group):
             signature = cheapest[1]  # where the next cuts wait for
+        if signature != last:
+            loose = _shapeless(signature)
     elif last is None:
         # A first cut: here if at most one more array of this size is live, else (once
         # forced) where the fewest bytes were (`_weigh`).
@@ -119,12 +138,21 @@ def bound(node: Node) -> None:
             _weigh(node, group, main, extra)
             return
     elif signature != last:
+        loose = _loose_cut if main else getattr(_cuts, "loose", None)
+        if loose is not None and _shapeless(signature) == loose:
+            return _cut(node, main, signature, loose)
         _weigh(node, group, main, _extra_bytes(node, group))
         return
+    _cut(node, main, signature, loose)
+
+
+def _cut(node: Node, main: bool, signature: tuple, loose: tuple | None) -> None:
+    """Cut at `node`; the next cuts wait for `signature`'s place (or `loose`'s)."""
+    global _last_cut, _loose_cut
     if main:
-        _last_cut = signature
+        _last_cut, _loose_cut = signature, loose
     else:
-        _cuts.signature = signature
+        _cuts.signature, _cuts.loose = signature, loose
     _set_cheapest(main, None)
     _cut_at(node)
 
