@@ -54,6 +54,8 @@ FOREIGN, NUMPY_DATA = 1, 2
 
 def _kind(a) -> int:
     t = type(a)
+    if t in OWN_TYPES:  # (first: a 0-d lazyarr result's isinstance reads its __class__)
+        return 0
     if t is np.ndarray or isinstance(a, np.generic):
         return 0 if a.dtype.kind in "biufc" or a.dtype in ML_FLOATS else NUMPY_DATA
     return FOREIGN if overrides(t) else 0
