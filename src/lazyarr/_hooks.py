@@ -5,7 +5,6 @@ XLA backend) jax."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 
 _pending: dict[str, list] = {}
@@ -21,6 +20,7 @@ class _AfterImport:
             return None
         if not _pending:
             sys.meta_path.remove(self)
+        import importlib.util  # noqa: PLC0415  (only as a hooked library is imported)
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError):

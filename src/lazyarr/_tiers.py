@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -107,20 +106,35 @@ def tier() -> str:
     return _settings.tier()
 
 
-@dataclass
 class State:
-    """What the policy knows about one program structure (key and signature)."""
-    runs: int = 0
-    interpreted_best: float = float("inf")
-    interpreted_clean: float = float("inf")  # the best of the runs nothing competed with
-    interpreted_total: float = 0.0  # seconds of the first tier's timed runs, summed
-    compiled_times: list = field(default_factory=list)
-    looked_up: bool = False       # the disk cache was asked once
-    compiled: object = None       # the backend's Compiled, once ready
-    future: "Future | None" = None  # a background compile under way
-    failed: bool = False          # its compile failed: interpret for good
-    slower: bool = False          # compiled measured (or said, see `new`) slower: interpret
-    probed: bool = False          # a compiled-first program interpreted once, to compare
+    """What the policy knows about one program structure (key and signature); made with
+    keyword arguments for any field, as the tests make them. (A plain class: a
+    dataclass's generated code cost 0.6 ms of `import lazyarr`.)"""
+
+    def __init__(self, **fields):
+        self.runs = 0
+        self.interpreted_best = float("inf")
+        self.interpreted_clean = float("inf")  # the best of the runs nothing competed with
+        self.interpreted_total = 0.0  # seconds of the first tier's timed runs, summed
+        self.compiled_times: list = []
+        self.looked_up = False        # the disk cache was asked once
+        self.compiled = None          # the backend's Compiled, once ready
+        self.future = None            # the Future of a background compile under way
+        self.failed = False           # its compile failed: interpret for good
+        self.slower = False           # compiled measured (or said, see `new`) slower: interpret
+        self.probed = False           # a compiled-first program interpreted once, to compare
+        for name, value in fields.items():
+            if name not in vars(self):
+                raise TypeError(f"State has no field {name!r}")
+            setattr(self, name, value)
+
+    def __eq__(self, other):
+        return vars(self) == vars(other) if type(other) is State else NotImplemented
+
+    __hash__ = None  # (mutable)
+
+    def __repr__(self):
+        return "State(" + ", ".join(f"{k}={v!r}" for k, v in vars(self).items()) + ")"
 
 
 class Policy:

@@ -12,9 +12,7 @@ docs/writing-a-backend.md is the guide.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from dataclasses import dataclass, field
 from typing import Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -77,22 +75,51 @@ class Check(NamedTuple):
     message: str
 
 
-@dataclass(frozen=True)
 class Program:
     """A linearized graph. Slots 0..len(input_specs)-1 hold the runtime inputs; slot
     len(input_specs)+k holds instruction k's result. `key` is the structure alone
     (ops, attributes, shapes, dtypes, wiring): equal keys mean one compiled program.
-    `checks` are the runtime errors its instructions may raise (derived from the ops)."""
+    `checks` are the runtime errors its instructions may raise (derived from the ops).
+    Immutable; equal (and hashed) by inputs, instructions, outputs and key. (Written by
+    hand, as `Events` is: a frozen dataclass's generated code cost 0.6-0.8 ms of
+    `import lazyarr` each, and its `__init__` a microsecond of every flush.)"""
+
     input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...]
     instructions: tuple[Instruction, ...]
     outputs: tuple[int, ...]
-    key: tuple = field(repr=False)
-    sites: tuple = field(default=(), repr=False, compare=False)  # per instruction, for errors
-    checks: tuple[Check, ...] | None = field(default=None, repr=False, compare=False)
+    key: tuple
+    sites: tuple
+    checks: tuple[Check, ...]
 
-    def __post_init__(self):
-        if self.checks is None:
-            object.__setattr__(self, "checks", _checks_of(self))
+    def __init__(self, input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...],
+                 instructions: tuple[Instruction, ...], outputs: tuple[int, ...],
+                 key: tuple, sites: tuple = (),
+                 checks: tuple[Check, ...] | None = None) -> None:
+        mine = self.__dict__
+        mine["input_specs"], mine["instructions"], mine["outputs"] = \
+            input_specs, instructions, outputs
+        mine["key"], mine["sites"] = key, sites  # (sites: per instruction, for errors)
+        mine["checks"] = _checks_of(self) if checks is None else checks
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of an immutable Program")
+
+    __delattr__ = __setattr__
+
+    def _compared(self) -> tuple:
+        return self.input_specs, self.instructions, self.outputs, self.key
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Program:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return (f"Program(input_specs={self.input_specs!r}, "
+                f"instructions={self.instructions!r}, outputs={self.outputs!r})")
 
     def spec(self, slot: int) -> tuple[tuple[int, ...], np.dtype]:
         """(shape, dtype) of what slot `slot` holds."""
@@ -164,19 +191,43 @@ def check_result(instruction: Instruction, value, backend: str = "a backend") ->
 # ---------------------------------------------------------------------------------
 # What a backend reports back.
 
-@dataclass
 class Events:
     """What one call did, as data: the scheduler adds these to `lazyarr.stats()` and
-    uses the seconds to choose tiers. A backend never imports the scheduler's state."""
-    compiles: int = 0
-    compile_seconds: float = 0.0
-    run_seconds: float = 0.0
-    memory_cache_hits: int = 0
-    memory_cache_misses: int = 0
-    disk_cache_hits: int = 0
-    disk_cache_misses: int = 0
-    donated_buffers: int = 0
-    extra: dict = field(default_factory=dict)  # a backend's own counters, by name
+    uses the seconds to choose tiers. A backend never imports the scheduler's state.
+    Made with keyword arguments, each counter 0 by default; `extra` holds a backend's
+    own counters, by name. (Written by hand: a dataclass's generated code cost 0.6 ms
+    of `import lazyarr`.)"""
+
+    compiles: int
+    compile_seconds: float
+    run_seconds: float
+    memory_cache_hits: int
+    memory_cache_misses: int
+    disk_cache_hits: int
+    disk_cache_misses: int
+    donated_buffers: int
+    extra: dict
+
+    def __init__(self, *, compiles: int = 0, compile_seconds: float = 0.0,
+                 run_seconds: float = 0.0, memory_cache_hits: int = 0,
+                 memory_cache_misses: int = 0, disk_cache_hits: int = 0,
+                 disk_cache_misses: int = 0, donated_buffers: int = 0,
+                 extra: dict | None = None) -> None:
+        self.__dict__.update(
+            compiles=compiles, compile_seconds=compile_seconds, run_seconds=run_seconds,
+            memory_cache_hits=memory_cache_hits, memory_cache_misses=memory_cache_misses,
+            disk_cache_hits=disk_cache_hits, disk_cache_misses=disk_cache_misses,
+            donated_buffers=donated_buffers, extra={} if extra is None else extra)
+
+    def __eq__(self, other):
+        if type(other) is not Events:
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # (mutable)
+
+    def __repr__(self):
+        return "Events(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
 
     def add(self, other: "Events") -> "Events":
         # (on the instances' dicts: getattr and setattr per counter were 2 us a flush)
@@ -197,9 +248,8 @@ class Events:
         return out
 
 
-# Events' counters, named once: dataclasses.fields() at every flush cost 5-10 us of it
-# (cProfile of a cached one-operation flush: 22 calls of dataclasses' generator).
-_EVENT_COUNTERS = tuple(f.name for f in dataclasses.fields(Events) if f.name != "extra")
+# Events' counters, in order (named once: looking them up at every flush cost 5-10 us).
+_EVENT_COUNTERS = tuple(name for name in Events.__annotations__ if name != "extra")
 _COUNTED = tuple(name for name in _EVENT_COUNTERS if name != "run_seconds")
 
 
