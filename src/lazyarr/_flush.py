@@ -51,7 +51,7 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     checks and key (`_programs`), built once."""
     slot: dict[Node, int] = {}  # (nodes compare by identity)
     inputs, input_specs, pending, structure, slices, reads = [], [], [], [], [], set()
-    gained, outs = [], None
+    gained, outs, read_before = [], None, []
     absorbed, joined = _joined_writes(order, outputs)
     for node in order:
         op = node.op
@@ -89,6 +89,7 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
                     slot[node] = slot[source]  # the read is what was written
                     continue
             elif source is not operands[0]:
+                read_before.append((len(pending), refs[0]))  # (`Program.read_before`)
                 refs = (slot[source],)
                 if source.op is INPUT:
                     gained.append(refs[0])
@@ -111,14 +112,16 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             inputs.append(starts)
             input_specs.append((starts.shape, starts.dtype))
     _linearized.gained = gained
-    written = (tuple(input_specs), tuple(structure), tuple([slot[n] for n in outputs]))
+    written = (tuple(input_specs), tuple(structure), tuple([slot[n] for n in outputs]),
+               tuple(read_before))
     known = _programs.get(written)
     if known is None:
         known = _programs[written] = _program(*written)
         if len(_programs) > MAX_PROGRAMS:
             del _programs[next(iter(_programs))]
     return Program(known.input_specs, known.instructions, known.outputs, known.key,
-                   tuple([n.site for n in pending]), known.checks), inputs
+                   tuple([n.site for n in pending]), known.checks,
+                   known.read_before), inputs
 
 
 # The input positions that this thread's last `linearize` made read by one more
@@ -266,7 +269,8 @@ _programs: dict[tuple, Program] = {}
 MAX_PROGRAMS = 1024
 
 
-def _program(input_specs: tuple, structure: tuple, outputs: tuple) -> Program:
+def _program(input_specs: tuple, structure: tuple, outputs: tuple,
+             read_before: tuple) -> Program:
     """The program of a structure written by `linearize` (without sites): provisional
     references made slots, runtime inputs first, then one slot per instruction."""
     base = len(input_specs)
@@ -274,8 +278,9 @@ def _program(input_specs: tuple, structure: tuple, outputs: tuple) -> Program:
                                       attrs, shape, dtype)
                           for op, attrs, shape, dtype, refs in structure])
     outputs = tuple([r if r >= 0 else base + ~r for r in outputs])
+    read_before = tuple([(k, r if r >= 0 else base + ~r) for k, r in read_before])
     return Program(input_specs, instructions, outputs,
-                   ProgramKey((input_specs, instructions, outputs)))
+                   ProgramKey((input_specs, instructions, outputs)), read_before=read_before)
 
 
 # Per slice site (the user's line, input and output shapes, steps): the starts seen

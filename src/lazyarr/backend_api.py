@@ -33,7 +33,7 @@ __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError"
            "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
            "asynchronous", "check_result", "compatible", "core_digest", "fft_length",
-           "frees", "last_uses", "op", "out_of_memory",
+           "frees", "last_uses", "op", "operands", "out_of_memory",
            "pack", "size_of", "span"]
 
 
@@ -80,7 +80,10 @@ class Program:
     len(input_specs)+k holds instruction k's result. `key` is the structure alone
     (ops, attributes, shapes, dtypes, wiring): equal keys mean one compiled program.
     `checks` are the runtime errors its instructions may raise (derived from the ops).
-    Immutable; equal (and hashed) by inputs, instructions, outputs and key. (Written by
+    `read_before` pairs (k, slot): slice instruction k reads, past writes into one
+    buffer that leave its region alone, an earlier version of that buffer than `slot`,
+    the version the user's code read, which holds the same values there (`operands`).
+    Immutable; equal (and hashed) by all but `sites` and `checks`. (Written by
     hand, as `Events` is: a frozen dataclass's generated code cost 0.6-0.8 ms of
     `import lazyarr` each, and its `__init__` a microsecond of every flush.)"""
 
@@ -90,16 +93,19 @@ class Program:
     key: tuple
     sites: tuple
     checks: tuple[Check, ...]
+    read_before: tuple[tuple[int, int], ...]
 
     def __init__(self, input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...],
                  instructions: tuple[Instruction, ...], outputs: tuple[int, ...],
                  key: tuple, sites: tuple = (),
-                 checks: tuple[Check, ...] | None = None) -> None:
+                 checks: tuple[Check, ...] | None = None,
+                 read_before: tuple[tuple[int, int], ...] = ()) -> None:
         mine = self.__dict__
         mine["input_specs"], mine["instructions"], mine["outputs"] = \
             input_specs, instructions, outputs
         mine["key"], mine["sites"] = key, sites  # (sites: per instruction, for errors)
         mine["checks"] = _checks_of(self) if checks is None else checks
+        mine["read_before"] = read_before
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of an immutable Program")
@@ -107,7 +113,7 @@ class Program:
     __delattr__ = __setattr__
 
     def _compared(self) -> tuple:
-        return self.input_specs, self.instructions, self.outputs, self.key
+        return self.input_specs, self.instructions, self.outputs, self.key, self.read_before
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Program:
@@ -134,22 +140,37 @@ class Program:
         return tuple(c for c in self.checks if c.instruction == k)
 
 
-def last_uses(program: Program) -> dict[int, int]:
-    """Per slot read by an instruction, the index of the last instruction reading it."""
+def operands(program: Program, read_late: bool = False) -> list[tuple[int, ...]]:
+    """Per instruction, the slots of its operands; with `read_late`, a slice of
+    `read_before` reads the version the user's code read instead. The two give the same
+    values; the earlier version lets a compiler read the buffer before its writes (XLA
+    copied lbm's buffer for each write while a read of it was pending), the later one
+    lets a backend writing in place write it at once (the NumPy interpreter copied it
+    for the first write while the earlier version was still to be read)."""
+    inputs = [ins.inputs for ins in program.instructions]
+    if read_late:
+        for k, slot in program.read_before:
+            inputs[k] = (slot,) + inputs[k][1:]
+    return inputs
+
+
+def last_uses(program: Program, read_late: bool = False) -> dict[int, int]:
+    """Per slot read by an instruction, the index of the last instruction reading it
+    (`operands`' reads)."""
     last: dict[int, int] = {}
-    for k, ins in enumerate(program.instructions):
-        for i in ins.inputs:
+    for k, inputs in enumerate(operands(program, read_late)):
+        for i in inputs:
             last[i] = k
     return last
 
 
-def frees(program: Program) -> tuple[tuple[int, ...], ...]:
+def frees(program: Program, read_late: bool = False) -> tuple[tuple[int, ...], ...]:
     """Per instruction, the intermediate slots (neither inputs nor outputs) it is the
     last to read: what a backend running the program instruction by instruction can
     release after it, so that no more is alive at once than the program needs."""
     base, keep = len(program.input_specs), set(program.outputs)
     released: list[list[int]] = [[] for _ in program.instructions]
-    for slot, k in last_uses(program).items():  # (one pass: runs call it every time)
+    for slot, k in last_uses(program, read_late).items():  # (one pass: runs call it every time)
         if slot >= base and slot not in keep:
             released[k].append(slot)
     return tuple(map(tuple, released))

@@ -16,7 +16,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from lazyarr.backend_api import (CONTRACT_VERSION, OPS, WRITES_IN_PLACE, Events, RunResult,
-                                  check_result, frees, last_uses, name_the_line)
+                                  check_result, frees, last_uses, name_the_line,
+                                  operands)
 
 
 class NumpyBackend:
@@ -150,40 +151,46 @@ MAX_PLANS = 512
 def _plan(program) -> tuple:
     """The program's steps, kept by its key: only the reference counts and what the
     buffers are (views, read-only) are looked at while it runs."""
-    plan = _plans.get(program.key)
+    key = (program.key, program.read_before) if program.read_before else program.key
+    plan = _plans.get(key)
     if plan is not None:
         return plan
     base, outputs = len(program.input_specs), set(program.outputs)
-    last = last_uses(program)
+    # A slice read past writes into its buffer reads the version the user's code read
+    # (`operands`): the writes then go in place (lbm's first write of a step copied its
+    # 11.5 MB buffer while the earlier version was still to be read).
+    reads = operands(program, read_late=True)
+    last = last_uses(program, read_late=True)
     summed = _summed_conversions(program, outputs)
     built = []
-    for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
+    for k, (ins, inputs, released) in enumerate(zip(program.instructions, reads,
+                                                    frees(program, read_late=True))):
         if k in summed:  # (see _summed_conversions)
             checked, ref, attrs = summed[k]
-            built.append(_Step(checked, ref, ins.inputs, attrs, None, (), released))
+            built.append(_Step(checked, ref, inputs, attrs, None, (), released))
             continue
-        first = ins.inputs[0] if ins.inputs else None
+        first = inputs[0] if inputs else None
         # A write may go into its target (operand 0): read by nothing after it, no
         # output, not another operand too (see `_owns` for what is checked at run time).
         target = first if (ins.op in WRITES_IN_PLACE and last.get(first) == k
-                           and first not in outputs and ins.inputs.count(first) == 1) else None
+                           and first not in outputs and inputs.count(first) == 1) else None
         # Every operand read by nothing after it, of the result's shape and dtype: an
         # intermediate, or an input (taken only if owned, see `_owns`). All are tried in
         # turn at run time (the first may be a NumPy view, whose buffer is not its own:
         # gauss's `a[c:, c-1:] - t` then made a new array beside the dying product `t`).
         reuse = ()
         if type(ins.op.ref) is np.ufunc and not ins.attrs:
-            reuse = tuple([slot for slot in ins.inputs
+            reuse = tuple([slot for slot in inputs
                            if last.get(slot) == k and slot not in outputs
-                           and ins.inputs.count(slot) == 1
+                           and inputs.count(slot) == 1
                            and program.spec(slot) == (ins.shape, ins.dtype)])
-        built.append(_Step(ins, ins.op.ref, ins.inputs, dict(ins.attrs), target, reuse,
+        built.append(_Step(ins, ins.op.ref, inputs, dict(ins.attrs), target, reuse,
                            released))
     plan = _Plan(built)
     plan.input_last = tuple([last.get(i, -1) for i in range(base)])
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
-    _plans[program.key] = plan
+    _plans[key] = plan
     return plan
 
 
