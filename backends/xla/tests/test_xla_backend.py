@@ -231,12 +231,16 @@ def test_arithmetic_chains_round_each_operation_as_numpy(dtype):
     Each product is rounded before the sum that reads it (on this CPU, LLVM contracted
     them into FMAs: 17 of 300 such chains differed unrounded); sums, differences and the
     other exact operations are not rounded (no rewrite reaches through them), which made
-    diffusion's compiled run 40% faster."""
+    diffusion's compiled run 40% faster. (A TPU's float32 division is not correctly
+    rounded, a documented deviation: division is left out there.)"""
     import random
+    from lazyarr import _tiers
     pick, rng = random.Random(7), numpy.random.default_rng(7)
     binary = [lambda m, a, b: a + b, lambda m, a, b: a - b, lambda m, a, b: a * b,
-              lambda m, a, b: a / b, lambda m, a, b: m.maximum(a, b),
-              lambda m, a, b: -a * b, lambda m, a, b: abs(a) - b]
+              lambda m, a, b: m.maximum(a, b), lambda m, a, b: -a * b,
+              lambda m, a, b: abs(a) - b]
+    if _tiers.platform(_backend.current()) != "tpu":
+        binary.append(lambda m, a, b: a / b)
     for _ in range(60):
         leaves = [(rng.normal(size=64) * 10.0 ** float(rng.integers(-3, 4))).astype(dtype)
                   for _ in range(4)]
