@@ -114,22 +114,17 @@ def bound(node: Node) -> None:
     loose = _loose_cut if main else getattr(_cuts, "loose", None)
     # The node's own head first: the whole signature (dozens of tuples three levels
     # deep) is built only for a node that may match, not for each node while waiting.
-    if not (last is None or forced or _head(node) == last[:4]):
-        if loose is not None and node.op.name == loose[0] and node.dtype == loose[1]:
-            signature = _local_signature(node)
-            if _shapeless(signature) == loose:  # the place, with this iteration's shapes
-                return _cut(node, main, signature, loose)
+    if not (last is None or forced or _head(node) == last[:4]
+            or loose is not None and node.op.name == loose[0] and node.dtype == loose[1]):
         _weigh(node, group, main, _extra_bytes(node, group))
         return
     signature = _local_signature(node)
-    loose = None  # (a cut at the last cut's place, or a first one)
     if forced:
         cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
         if cheapest is not None and cheapest[2] > 1 \
                 and cheapest[0] < _extra_bytes(node, group):
             signature = cheapest[1]  # where the next cuts wait for
-        if signature != last:
-            loose = _shapeless(signature)
+        loose = None if signature == last else _shapeless(signature)
     elif last is None:
         # A first cut: here if at most one more array of this size is live, else (once
         # forced) where the fewest bytes were (`_weigh`).
@@ -137,12 +132,14 @@ def bound(node: Node) -> None:
         if extra > node.dtype.itemsize * math.prod(node.shape):
             _weigh(node, group, main, extra)
             return
-    elif signature != last:
-        loose = _loose_cut if main else getattr(_cuts, "loose", None)
-        if loose is not None and _shapeless(signature) == loose:
-            return _cut(node, main, signature, loose)
+        loose = None
+    elif signature == last:
+        loose = None  # (the last cut's place itself: its shapes repeat again)
+    elif loose is None or _shapeless(signature) != loose:
         _weigh(node, group, main, _extra_bytes(node, group))
         return
+    # A cut: forced, a first one, at the last cut's place, or at the loose place with
+    # this iteration's shapes (which the next cuts keep taking).
     _cut(node, main, signature, loose)
 
 

@@ -110,7 +110,8 @@ class Program:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of an immutable Program")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of an immutable Program")
 
     def _compared(self) -> tuple:
         return self.input_specs, self.instructions, self.outputs, self.key, self.read_before
