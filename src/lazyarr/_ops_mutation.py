@@ -61,6 +61,11 @@ def _update_slice_into(x, values, starts, steps):
     return x
 
 
+def written_region(x, starts, shape, steps):
+    """The view of `x` that update_slice writes values of `shape` into."""
+    return x[_region(starts, shape, steps)]
+
+
 def _dynamic_slice_shape(shapes, sizes, steps):
     operand_count(shapes, 2)
     require(len(sizes) == len(steps) == len(shapes[0]) and shapes[1] == (len(sizes),)

@@ -21,7 +21,7 @@ from ._errors import BackendFailure, BackendMemoryError, PeerFailure, out_of_mem
 from ._ops import OPS, UFUNCS, Op, size_of
 from ._ops_fft import fft_length
 from ._ops_linalg import LinAlgError, pack
-from ._ops_mutation import IN_PLACE, span
+from ._ops_mutation import IN_PLACE, span, written_region
 
 # (major, minor). A backend declares the version it implements as `contract_version`;
 # the core loads it when the majors agree and the backend's minor is at most the core's
@@ -34,7 +34,7 @@ __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError"
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
            "asynchronous", "check_result", "compatible", "core_digest", "fft_length",
            "frees", "last_uses", "op", "operands", "out_of_memory",
-           "pack", "size_of", "span"]
+           "pack", "size_of", "span", "written_region"]
 
 
 def op(name: str) -> Op:

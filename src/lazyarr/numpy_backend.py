@@ -17,7 +17,7 @@ import numpy as np
 
 from lazyarr.backend_api import (CONTRACT_VERSION, OPS, WRITES_IN_PLACE, Events, RunResult,
                                   check_result, frees, last_uses, name_the_line,
-                                  operands)
+                                  operands, written_region)
 
 
 class NumpyBackend:
@@ -68,7 +68,10 @@ class NumpyBackend:
         pinned = _pinned(slots, held, plan.input_last) if held else None
         # Lazy programs report errors as values, as XLA does, not as warnings.
         with np.errstate(all="ignore"):
-            for k, (ins, ref, operands, attrs, target, reuse, released) in enumerate(plan):
+            for k, (ins, ref, operands, attrs, target, reuse, released, into) in enumerate(plan):
+                if into is not None:  # a write computing its values in place (`_plan`)
+                    _into_region(slots, plan[k], base, held, pinned, k, program)
+                    continue
                 args = [slots[i] for i in operands]
                 inplace = target is not None and _owns(slots, target, base, held, pinned, k)
                 if inplace:
@@ -137,6 +140,7 @@ class _Step(NamedTuple):
     target: int | None     # a write's target (operand 0), where it may be written in place
     reuse: tuple           # operand slots an elementwise result may take (elision)
     released: tuple        # intermediates whose last reader this is
+    into: tuple | None     # see `_computed_writes`: () for a result the next step makes
 
 
 class _Plan(tuple):
@@ -167,7 +171,7 @@ def _plan(program) -> tuple:
                                                     frees(program, read_late=True))):
         if k in summed:  # (see _summed_conversions)
             checked, ref, attrs = summed[k]
-            built.append(_Step(checked, ref, inputs, attrs, None, (), released))
+            built.append(_Step(checked, ref, inputs, attrs, None, (), released, None))
             continue
         first = inputs[0] if inputs else None
         # A write may go into its target (operand 0): read by nothing after it, no
@@ -185,13 +189,89 @@ def _plan(program) -> tuple:
                            and inputs.count(slot) == 1
                            and program.spec(slot) == (ins.shape, ins.dtype)])
         built.append(_Step(ins, ins.op.ref, inputs, dict(ins.attrs), target, reuse,
-                           released))
+                           released, None))
+    _computed_writes(built, program, base, outputs, last)
     plan = _Plan(built)
     plan.input_last = tuple([last.get(i, -1) for i in range(base)])
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
     _plans[key] = plan
     return plan
+
+
+UPDATE_SLICE = OPS["update_slice"]
+
+
+def _computed_writes(steps: list, program, base: int, outputs: set, last: dict) -> None:
+    """Pairs an elementwise ufunc with the `x[region] = values` write right after it
+    that is the only reader of its result: the write computes the ufunc into the region
+    of x's buffer (`out=`) when it may write in place, as gauss's `a[c:, c-1:] =
+    a[c:, c-1:] - t[:, None] * row` is made without the block-sized temporary NumPy
+    writes and then copies. The ufunc's step becomes `into=()` (nothing to run) and
+    passes its dying operands on to the write; the write's `into` holds (the ufunc's
+    instruction, reference, operands, the operands dying with it). NumPy's ufuncs read
+    overlapping operands as they were (`np.subtract(a, b, out=a)`), so reading the
+    written region itself is safe; nothing runs between the two steps."""
+    for k in range(1, len(steps)):
+        write, compute = steps[k], steps[k - 1]
+        if write.target is None or write.ins.op is not UPDATE_SLICE:
+            continue
+        values = write.operands[1]
+        ref = compute.ref
+        if (values != base + k - 1 or values in outputs or last.get(values) != k
+                or write.operands.count(values) != 1 or compute.into is not None
+                or type(ref) is not np.ufunc or ref.nout != 1 or compute.attrs
+                or compute.ins is not program.instructions[k - 1]):
+            continue
+        steps[k - 1] = compute._replace(released=(), into=())
+        steps[k] = write._replace(
+            released=write.released + compute.released,
+            into=(compute.ins, ref, compute.operands, compute.released))
+
+
+def _into_region(slots: list, step, base: int, held: dict, pinned: dict | None, k: int,
+                 program) -> None:
+    """Runs step `k` of a pair `_computed_writes` made (appending its slot, releasing
+    its dead): nothing for the ufunc's own step; for the write, the ufunc into the
+    written region of x's buffer where this run may write it in place (`_owns`, with
+    the references the ufunc's operands hold: x itself, and views of x that die here),
+    else the ufunc's result, written as any write."""
+    ins, _, operands, attrs, target, _, released, into = step
+    if not into:
+        slots.append(None)
+        return
+    computed, ref, computed_operands, dying = into
+    args = [slots[i] for i in computed_operands]
+    x = slots[target]
+    extra = sum([arg is x for arg in args])
+    extra += sum([1 for i in dying if i >= base and type(slots[i]) is np.ndarray
+                  and slots[i].base is x])
+    if target in held:
+        owned = ((not pinned or pinned.get(target, -1) < k)
+                 and sys.getrefcount(x) == held[target] + 1 + extra)
+    else:
+        owned = target >= base and _writable(x) and sys.getrefcount(x) == 3 + extra
+    try:
+        if owned:
+            ref(*args, out=written_region(x, slots[operands[2]], computed.shape,
+                                          attrs["steps"]))
+            value = x
+        else:
+            values = np.asarray(ref(*args))
+            if values.shape != computed.shape or values.dtype != computed.dtype:
+                check_result(computed, values, "the numpy backend")
+            args = x = None
+            args = [slots[operands[0]], values, slots[operands[2]]]
+            owned = _owns(slots, target, base, held, pinned, k)
+            value = (WRITES_IN_PLACE[ins.op] if owned else ins.op.ref)(*args, **attrs)
+    except (ValueError, IndexError, TypeError, ArithmeticError) as exc:
+        raise name_the_line(exc, program, k)
+    if owned and target in held:  # (as in `run`: the written buffer is the result's)
+        held[len(slots)] = held.pop(target)
+        slots[target] = None
+    slots.append(value)
+    for i in released:
+        slots[i] = None
 
 
 REDUCE_SUM, CONVERT = OPS["reduce_sum"], OPS["convert"]
