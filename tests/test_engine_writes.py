@@ -247,6 +247,47 @@ def test_a_write_computes_its_values_into_the_written_region():
     numpy.testing.assert_array_equal(out, expected)
 
 
+def _write_beside_a_view(view_stop: int) -> Program:
+    """x = in0 + in0; v = x[0:view_stop] (a NumPy view of x), x[2:4] = in1, then v * v:
+    v must keep x's values from before the write."""
+    specs = (((6,), F64), ((2,), F64), ((1,), I64))
+    ins = (Instruction(op("add"), (0, 0), (), (6,), F64),
+           Instruction(op("slice"), (3,), (("starts", (0,)), ("steps", (1,)),
+                                           ("stops", (view_stop,))), (view_stop,), F64),
+           Instruction(op("update_slice"), (3, 1, 2), (("steps", (1,)),), (6,), F64),
+           Instruction(op("multiply"), (4, 4), (), (view_stop,), F64))
+    return Program(specs, ins, (5, 6), (specs, ins, (5, 6)))
+
+
+def test_a_small_view_still_read_is_copied_instead_of_the_buffer_written(monkeypatch):
+    """lbm's `np.roll(f[:, :, i], 0)` is a view of f's plane, read after the plane's
+    write: the view (here a third of x) is copied and x written in place, as NumPy
+    copies a plane; a view of most of x leaves the write to a copy of x. The values
+    are NumPy's either way."""
+    for view_stop, in_place in ((2, True), (5, False)):
+        calls = _count_writes_in_place(monkeypatch)
+        program = _write_beside_a_view(view_stop)
+        out, squares = NumpyBackend().run(program, _inputs()).outputs
+        assert bool(calls) is in_place
+        assert out.tolist() == [0, 2, -1, -2, 8, 10]
+        assert squares.tolist() == [(2.0 * i) ** 2 for i in range(view_stop)]
+
+
+def test_a_write_into_a_reshape_of_a_buffer_nothing_else_holds_goes_in_place(monkeypatch):
+    """lbm's bounce-back writes `f.reshape(-1, 9)` (a NumPy view of the step's new f):
+    nothing else holds f's buffer, so the write goes into it (it copied all of f)."""
+    calls = _count_writes_in_place(monkeypatch)
+    specs = (((6,), F64), ((1, 3), F64), ((2,), I64))
+    ins = (Instruction(op("add"), (0, 0), (), (6,), F64),
+           Instruction(op("reshape"), (3,), (("shape", (2, 3)),), (2, 3), F64),
+           Instruction(op("update_slice"), (4, 1, 2), (("steps", (1, 1)),), (2, 3), F64))
+    program = Program(specs, ins, (5,), (specs, ins, (5,)))
+    inputs = [numpy.arange(6.0), numpy.array([[-1.0, -2.0, -3.0]]), numpy.array([1, 0])]
+    out, = NumpyBackend().run(program, inputs).outputs
+    assert len(calls) == 1 and out.tolist() == [[0, 2, 4], [-1, -2, -3]]
+    assert inputs[0].tolist() == list(range(6))
+
+
 def _overlapping_writes(np):
     """Writes whose values are computed from the buffer they are written into, at
     shifted, reversed and strided places, and from views read after the write."""

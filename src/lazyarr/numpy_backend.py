@@ -74,6 +74,10 @@ class NumpyBackend:
                     continue
                 args = [slots[i] for i in operands]
                 inplace = target is not None and _owns(slots, target, base, held, pinned, k)
+                if target is not None and not inplace and _unshared(slots, target, base, held):
+                    args = [slots[i] for i in operands]  # (the views it copied: gone)
+                    inplace = _owns(slots, target, base, held, pinned, k) or \
+                        _writable_view(slots[target])
                 if inplace:
                     ref = WRITES_IN_PLACE[ins.op]
                 value = None
@@ -333,6 +337,44 @@ def _pinned(slots: list, held: dict, input_last: tuple) -> dict | None:
                     pinned = {}
                 pinned[i] = max(pinned.get(i, -1), input_last[j])
     return pinned
+
+
+def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
+    """For a write into intermediate `target` that `_owns` turned down: whether the
+    only other holders of its buffer are NumPy views in this run's slots (then copied
+    here, where they are at most half its size), or it is itself such a view of a
+    buffer nothing else holds. lbm's step: `np.roll(f[:, :, i], 0)` is a view of f's
+    plane, still to be read when the plane is written, and the bounce-back scatter
+    writes a reshape of f: each copied all of f (11.5 MB), where NumPy copies a plane.
+    The references to the buffer expected: `slots`, the argument list, `x` here,
+    getrefcount's own, and one per view."""
+    if target < base or target in held:
+        return False
+    x = slots[target]
+    if type(x) is not np.ndarray or not x.flags.writeable:
+        return False
+    if x.base is not None:
+        return True  # (see `_writable_view`)
+    views = {id(v): i for i, v in enumerate(slots)
+             if i >= base and type(v) is np.ndarray and v.base is x}
+    if not views or sys.getrefcount(x) != 4 + len(views):
+        return False
+    if 2 * sum([slots[i].size for i in views.values()]) > x.size:
+        return False
+    for i, v in enumerate(slots):
+        if i >= base and type(v) is np.ndarray and v.base is x:
+            slots[i] = v.copy()
+    return True
+
+
+def _writable_view(x) -> bool:
+    """A write target that is a view of a writable buffer nothing but the view holds:
+    the view's references are `slots`, the argument list, `x` here and getrefcount's
+    own; its buffer's the view's, `owner` here and getrefcount's."""
+    owner = x.base
+    return (type(owner) is np.ndarray and owner.base is None and owner.flags.writeable
+            and x.flags.writeable and sys.getrefcount(x) == 4
+            and sys.getrefcount(owner) == 3)
 
 
 def _owns(slots: list, target: int, base: int, held: dict, pinned: dict | None,
