@@ -476,6 +476,29 @@ def test_the_first_flushes_do_not_wait_for_the_backend_to_load(backend, where):
     assert done.stdout.split() == ["1", "1", str(load)], done.stdout
 
 
+def test_the_interpreter_tier_never_loads_the_backend_on_the_cpu(backend):
+    """LAZYARR_TIER=interpret with XLA selected on the CPU: every program runs on the
+    interpreter, so no flush imports jax (each of them waited for it: 2 s here)."""
+    if backend != "xla":
+        pytest.skip("the XLA backend is the one that takes long to load")
+    if not _tiers._cpu_only({}):
+        pytest.skip("an accelerator: the interpret tier compiles there")
+    script = textwrap.dedent("""
+        import sys, numpy, lazyarr
+        x = lazyarr.asarray(numpy.arange(10.0))
+        for k in range(30):
+            assert float((x * k).sum()) == 45.0 * k
+        print("jax" in sys.modules, lazyarr.stats()["interpreted_runs"])
+    """)
+    env = {**os.environ, "LAZYARR_TIER": "interpret", "LAZYARR_CACHE_DIR": "off",
+           "LAZYARR_EAGER": "0"}
+    env.pop("LAZYARR_BACKEND", None)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "30"], done.stdout
+
+
 def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
     """Under "auto" with XLA selected on the CPU: a script of one-off programs (shapes
     that shrink every step) runs on the interpreter and never imports jax; a structure

@@ -398,12 +398,18 @@ def backend_for_flush(program=None):
     estimate: starting an accelerator takes far longer than importing jax), or an
     interpreted run alone did. A script of one-off programs (a loop whose shapes
     shrink) never imports jax, a short script never starts a TPU (nor waits at exit
-    for it to stop), and no flush waits for the load."""
+    for it to stop), and no flush waits for the load. Under "interpret" on the CPU,
+    where every program is interpreted, the backend is not loaded at all."""
     name, options = _backend.selected()
     backend = _backend.instance(name, options)
     if backend is not None:
         return backend
-    if name == "numpy" or tier() != "auto":
+    if name == "numpy":
+        return _backend.current()
+    forced = tier()
+    if forced == "interpret" and _cpu_only(options):
+        return interpreter()  # (every program is interpreted there: nothing to load)
+    if forced != "auto":
         return _backend.current()
     key = _backend.instance_key(name, options)
     fallback = interpreter()  # before the load below holds the backends' lock
