@@ -264,7 +264,7 @@ def _into_region(slots: list, step, base: int, held: dict, pinned: dict | None, 
             values = np.asarray(ref(*args))
             if values.shape != computed.shape or values.dtype != computed.dtype:
                 check_result(computed, values, "the numpy backend")
-            args = x = None
+            x = None  # (`_owns` counts the references to it)
             args = [slots[operands[0]], values, slots[operands[2]]]
             owned = _owns(slots, target, base, held, pinned, k)
             value = (WRITES_IN_PLACE[ins.op] if owned else ins.op.ref)(*args, **attrs)
