@@ -76,8 +76,7 @@ class NumpyBackend:
                 inplace = target is not None and _owns(slots, target, base, held, pinned, k)
                 if target is not None and not inplace and _unshared(slots, target, base, held):
                     args = [slots[i] for i in operands]  # (the views it copied: gone)
-                    inplace = _owns(slots, target, base, held, pinned, k) or \
-                        _writable_view(slots[target])
+                    inplace = _owns(slots, target, base, held, pinned, k)
                 if inplace:
                     ref = WRITES_IN_PLACE[ins.op]
                 value = None
@@ -238,8 +237,9 @@ def _into_region(slots: list, step, base: int, held: dict, pinned: dict | None, 
     """Runs step `k` of a pair `_computed_writes` made (appending its slot, releasing
     its dead): nothing for the ufunc's own step; for the write, the ufunc into the
     written region of x's buffer where this run may write it in place (`_owns`, with
-    the references the ufunc's operands hold: x itself, and views of x that die here),
-    else the ufunc's result, written as any write."""
+    the references the ufunc's operands hold instead of the argument list's one: x
+    itself, and views of x that die here), else the ufunc's result, written as any
+    write."""
     ins, _, operands, attrs, target, _, released, into = step
     if not into:
         slots.append(None)
@@ -247,24 +247,19 @@ def _into_region(slots: list, step, base: int, held: dict, pinned: dict | None, 
     computed, ref, computed_operands, dying = into
     args = [slots[i] for i in computed_operands]
     x = slots[target]
-    extra = sum([arg is x for arg in args])
-    extra += sum([1 for i in dying if i >= base and type(slots[i]) is np.ndarray
-                  and slots[i].base is x])
-    if target in held:
-        owned = ((not pinned or pinned.get(target, -1) < k)
-                 and sys.getrefcount(x) == held[target] + 1 + extra)
-    else:
-        owned = target >= base and _writable(x) and sys.getrefcount(x) == 3 + extra
+    listed = sum([arg is x for arg in args]) + sum([
+        1 for i in dying if i >= base and type(slots[i]) is np.ndarray and slots[i].base is x])
+    x = None
+    owned = _owns(slots, target, base, held, pinned, k, listed)
     try:
         if owned:
-            ref(*args, out=written_region(x, slots[operands[2]], computed.shape,
+            value = slots[target]
+            ref(*args, out=written_region(value, slots[operands[2]], computed.shape,
                                           attrs["steps"]))
-            value = x
         else:
             values = np.asarray(ref(*args))
             if values.shape != computed.shape or values.dtype != computed.dtype:
                 check_result(computed, values, "the numpy backend")
-            x = None  # (`_owns` counts the references to it)
             args = [slots[operands[0]], values, slots[operands[2]]]
             owned = _owns(slots, target, base, held, pinned, k)
             value = (WRITES_IN_PLACE[ins.op] if owned else ins.op.ref)(*args, **attrs)
@@ -341,56 +336,51 @@ def _pinned(slots: list, held: dict, input_last: tuple) -> dict | None:
 
 def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
     """For a write into intermediate `target` that `_owns` turned down: whether the
-    only other holders of its buffer are NumPy views in this run's slots (then copied
-    here, where they are at most half its size), or it is itself such a view of a
-    buffer nothing else holds. lbm's step: `np.roll(f[:, :, i], 0)` is a view of f's
-    plane, still to be read when the plane is written, and the bounce-back scatter
-    writes a reshape of f: each copied all of f (11.5 MB), where NumPy copies a plane.
-    The references to the buffer expected: `slots`, the argument list, `x` here,
+    only other holders of its buffer are NumPy views in this run's slots, at most half
+    its size together; they are copied here, so that the write can go in place. lbm's
+    `np.roll(f[:, :, i], 0)` is a view of f's plane, still to be read when the plane is
+    written: the write copied all of f (11.5 MB) where NumPy copies a plane. The
+    references to the buffer expected: `slots`, the argument list, `x` here,
     getrefcount's own, and one per view."""
     if target < base or target in held:
         return False
     x = slots[target]
-    if type(x) is not np.ndarray or not x.flags.writeable:
+    if type(x) is not np.ndarray or x.base is not None or not x.flags.writeable:
         return False
-    if x.base is not None:
-        return True  # (see `_writable_view`)
-    views = {id(v): i for i, v in enumerate(slots)
-             if i >= base and type(v) is np.ndarray and v.base is x}
-    if not views or sys.getrefcount(x) != 4 + len(views):
+    views = [i for i in range(base, len(slots))
+             if type(slots[i]) is np.ndarray and slots[i].base is x]
+    if (not views or sys.getrefcount(x) != 4 + len({id(slots[i]) for i in views})
+            or 2 * sum([slots[i].size for i in views]) > x.size):
         return False
-    if 2 * sum([slots[i].size for i in views.values()]) > x.size:
-        return False
-    for i, v in enumerate(slots):
-        if i >= base and type(v) is np.ndarray and v.base is x:
-            slots[i] = v.copy()
+    for i in views:
+        slots[i] = slots[i].copy()
     return True
 
 
-def _writable_view(x) -> bool:
-    """A write target that is a view of a writable buffer nothing but the view holds:
-    the view's references are `slots`, the argument list, `x` here and getrefcount's
-    own; its buffer's the view's, `owner` here and getrefcount's."""
-    owner = x.base
+def _sole_view(value) -> bool:
+    """A view of a writable buffer that nothing but the view holds (its references:
+    the view's, `owner` here and getrefcount's): lbm's bounce-back scatter writes
+    `f.reshape(-1, 9)` of the step's new f, and copied all of f."""
+    owner = value.base
     return (type(owner) is np.ndarray and owner.base is None and owner.flags.writeable
-            and x.flags.writeable and sys.getrefcount(x) == 4
-            and sys.getrefcount(owner) == 3)
+            and value.flags.writeable and sys.getrefcount(owner) == 3)
 
 
 def _owns(slots: list, target: int, base: int, held: dict, pinned: dict | None,
-          after: int) -> bool:
+          after: int, listed: int = 1) -> bool:
     """Whether a write, or an elementwise result, may go into slot `target`'s buffer
     (an intermediate or an input read by nothing after the instruction, see `_plan`):
-    for an intermediate, its own writable buffer with no other reference (a view,
-    another slot); for an input, an owned one with the references it had at the start
+    for an intermediate, its own writable buffer, or a view of one nothing else holds,
+    with no other reference (a view, another slot); for an input, an owned one with the references it had at the start
     of the run, once the inputs that are views of it are read by nothing from
-    instruction `after` on. The references expected now: `slots`, the argument list,
-    `value` here and getrefcount's own; for an owned input, those it had at the start
-    plus the argument list and `value`; the same for an intermediate that is an owned
-    input written in place (`held` moves to it, see `run`)."""
+    instruction `after` on. The references expected now: `slots`, `listed` more (the
+    argument list's), `value` here and getrefcount's own; for an owned input, those it
+    had at the start plus `listed` and `value`; the same for an intermediate that is an
+    owned input written in place (`held` moves to it, see `run`)."""
     value = slots[target]
     if target in held:  # an owned input, or the result of a write in place into one
         if pinned and pinned.get(target, -1) >= after:
             return False
-        return sys.getrefcount(value) == held[target] + 2
-    return target >= base and _writable(value) and sys.getrefcount(value) == 4
+        return sys.getrefcount(value) == held[target] + 1 + listed
+    return (target >= base and sys.getrefcount(value) == 3 + listed
+            and (_writable(value) or _sole_view(value)))
