@@ -480,3 +480,41 @@ def test_compiles_run_on_background_threads(cache_dir, monkeypatch):
     assert deferred is None  # a blocking run read its checks
     numpy.testing.assert_array_equal(numpy.asarray(outputs[0]), numpy.arange(5.0) * 2 + 1)
     assert ran.run_seconds > 0 and ran.compiles == 0
+
+
+def test_plane_writes_that_touch_every_cache_line_are_selects():
+    """A write of one index along axes whose block is a cache line or two (a plane
+    `f[:, :, i]` of a (n, m, 9) array) lowers to a select XLA fuses with its neighbours;
+    one touching few of the target's lines stays an in-place dynamic_update_slice."""
+    import jax.numpy as jnp  # noqa: PLC0415
+    from lazyarr_xla.lowering_mutation import _strided_write  # noqa: PLC0415
+    f = jnp.zeros((400, 400, 9), "float32")
+    assert _strided_write(f, jnp.zeros((400, 400, 1)))    # 36-byte blocks
+    assert not _strided_write(f, jnp.zeros((400, 1, 1)))  # f[:, j, i]: one line in 225
+    assert not _strided_write(f, jnp.zeros((400, 1, 9)))  # f[:, j]
+    assert not _strided_write(f, jnp.zeros((1, 400, 9)))  # f[j]: contiguous
+    assert not _strided_write(f, jnp.zeros((400, 400, 2)))  # two planes: not one index
+    assert not _strided_write(jnp.zeros((40, 40)), jnp.zeros((40, 1)))  # a column
+    assert _strided_write(jnp.zeros((40, 4)), jnp.zeros((40, 1)))
+    assert _strided_write(jnp.zeros((40, 2, 3)), jnp.zeros((40, 1, 1)))  # 24-byte blocks
+    assert not _strided_write(f, f)  # the whole array: nothing to select
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "bool", "complex128"])
+def test_plane_writes_match_numpy(dtype):
+    """Planes written one after another, each computed from planes written before
+    (lbm's streaming), at positions given at run time: NumPy's values, one program."""
+    rng = numpy.random.default_rng(1)
+    host = (rng.normal(size=(7, 6, 5)) * 4).astype(dtype)
+    mine, theirs = np.asarray(host), host.copy()
+    for k in range(5):
+        for a in (mine, theirs):
+            xp = np if a is mine else numpy
+            a[:, :, k] = xp.roll(a[:, :, k - 1], 1, axis=0)
+            a[:, 2, k] = a[:, 3, (k + 2) % 5]
+    numpy.testing.assert_array_equal(numpy.asarray(mine), theirs)
+    assert np.asarray(mine).dtype == theirs.dtype
+    small, expected = np.zeros((9, 3), dtype), numpy.zeros((9, 3), dtype)
+    small[:, 1] = np.asarray(host[:, 0, :3].T[1].repeat(3)[:9])
+    expected[:, 1] = host[:, 0, :3].T[1].repeat(3)[:9]
+    numpy.testing.assert_array_equal(numpy.asarray(small), expected)

@@ -17,10 +17,40 @@ from lazyarr.backend_api import op, span
 from . import registry
 
 
+# A write whose region touches most of its target's cache lines (`_strided_write`) is
+# cheaper as a select over the whole target than as XLA's in-place dynamic_update_slice:
+# a plane `f[:, :, i]` of a (400, 400, 9) float64 array, written at a stride of 72
+# bytes, took 2.5 ms as a dynamic_update_slice and the nine planes 23 ms; as selects
+# XLA fuses the nine into one pass of 1.1 ms (NumPy's nine writes: 9.5 ms).
+STRIDED_BLOCK_BYTES = 128
+
+
+def _strided_write(x, values) -> bool:
+    """Whether a write of `values` into `x` (unit steps) covers every axis whole or at
+    one index, and the block of x from its first axis not covered whole (what each
+    index of the axes before it holds) is at most `STRIDED_BLOCK_BYTES`: the write
+    touches nearly every cache line of x, so a select costs no more memory traffic and
+    fuses with the writes and reads around it."""
+    partial = [a for a in range(x.ndim) if values.shape[a] != x.shape[a]]
+    if not partial or any(values.shape[a] != 1 for a in partial):
+        return False
+    block = x.dtype.itemsize
+    for n in x.shape[partial[0]:]:
+        block *= n
+    return block <= STRIDED_BLOCK_BYTES
+
+
 def _update_slice(x, values, starts, steps):
     if values.size == 0:
         return x
     if all(step == 1 for step in steps):
+        if _strided_write(x, values):
+            where = True
+            for axis in range(x.ndim):
+                if values.shape[axis] != x.shape[axis]:
+                    where = where & (lax.broadcasted_iota(starts.dtype, x.shape, axis)
+                                     == starts[axis])
+            return jnp.where(where, values, x)
         return lax.dynamic_update_slice(x, values, [starts[i] for i in range(x.ndim)])
     # A strided region: spread `values` with interior padding over the span it covers,
     # and write that span back with the elements in between kept.
