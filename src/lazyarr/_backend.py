@@ -270,6 +270,33 @@ def _findable(name: str) -> bool:
     return False
 
 
+def likely_name(name: str | None) -> str | None:
+    """`name`, or where None (the default, not chosen yet) the first built-in installed:
+    the one the default will be unless it fails to load."""
+    if name is None:
+        installed = available()
+        name = next((n for n in DEFAULT_ORDER if n in installed), None)
+    return name
+
+
+def source_folders(name: str) -> list[str]:
+    """The folders holding the code of backend `name`, found through its entry point
+    without importing it: what dates a record of how its programs ran (`_ledger`).
+    Empty where it is not installed."""
+    ep = available().get(name)
+    if ep is None:
+        return []
+    top = ep.value.partition(":")[0].partition(".")[0]
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(top, None) if find is not None else None
+        if spec is not None:
+            if spec.submodule_search_locations:
+                return list(spec.submodule_search_locations)
+            return [os.path.dirname(spec.origin)] if spec.origin else []
+    return []
+
+
 def device_of(node) -> str:
     """Where `node`'s value lives: its buffer's device once a backend computed it, else
     the device of the backend that will compute it (NumPy data is placed on use)."""

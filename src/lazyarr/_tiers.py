@@ -45,12 +45,13 @@ The first tier's runs are counted as "interpreted_runs" or "op_by_op_runs".
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
 import numpy as np
 
-from . import _backend, _settings
+from . import _backend, _ledger, _settings
 from .backend_api import Events, RunResult, asynchronous
 
 TIERS = _settings.TIERS
@@ -260,6 +261,14 @@ class Policy:
                 "compiled": list(state.compiled_times), "slower": state.slower}
 
     @staticmethod
+    def verdict(state: State) -> str:
+        """What the ledger keeps of a compiled program (`_ledger`): slower, faster
+        (its `TRIALS` timed runs were not slower), or compiled and not judged yet."""
+        if state.slower:
+            return _ledger.SLOWER
+        return _ledger.FASTER if len(state.compiled_times) >= TRIALS else _ledger.COMPILED
+
+    @staticmethod
     def may_submit(in_flight: int) -> bool:
         """One background compile at a time: a loop of ever-new structures must not queue
         compiles that outlive it (and hold the process at exit); a structure passed over
@@ -384,7 +393,7 @@ DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loa
 
 
 # program key -> [runs, seconds, best, best uncontended] on the interpreter while the
-# backend was not loaded
+# backend was not loaded, and what the ledger said of it (`_ledger`; None: nothing)
 _unloaded_runs: dict = {}
 _long_run = [False]  # an interpreted run paid for a compile while nothing was loaded
 
@@ -431,16 +440,38 @@ def backend_for_flush(program=None):
 
 
 def _compile_likely(program) -> bool:
-    """Whether to start loading the compiling backend (see `backend_for_flush`)."""
+    """Whether to start loading the compiling backend (see `backend_for_flush`): at
+    once for a program an earlier process compiled and did not find slower (`_ledger`:
+    it is in the disk cache), never for one it found slower compiled, else once the
+    program's runs pay for the load and the compile."""
     if program is None or _long_run[0]:
         return True
-    if len(_unloaded_runs) >= MAX_STATES:
-        _unloaded_runs.clear()
-    # the runs so far: their count, seconds, best and best uncontended (see `State`)
-    seen = _unloaded_runs.setdefault(program.key, [0, 0.0, float("inf"), float("inf")])
+    # the runs so far: their count, seconds, best and best uncontended (see `State`),
+    # and the ledger's verdict
+    seen = _unloaded_runs.get(program.key)
+    if seen is None:
+        if len(_unloaded_runs) >= MAX_STATES:
+            _unloaded_runs.clear()
+        seen = _unloaded_runs[program.key] = [0, 0.0, float("inf"), float("inf"),
+                                              _ledger_verdict(program)]
+    if seen[4] is not None:
+        return seen[4] != _ledger.SLOWER
     likely = Policy.pays(seen[0], seen[1], 0.0, compile_estimate(program, False))
     seen[0] += 1
     return likely
+
+
+def _ledger_page(name, options) -> tuple:
+    """The ledger's label for backend `name` with `options` (its platform or device),
+    and the folders whose code dates its verdicts."""
+    where = options.get("device") or ("cpu" if _cpu_only(options) else "accelerator")
+    name = _backend.likely_name(name)
+    return (f"{name}:{where}",
+            lambda: [os.path.dirname(__file__)] + _backend.source_folders(name))
+
+
+def _ledger_verdict(program):
+    return _ledger.verdict(program, *_ledger_page(*_backend.selected()))
 
 
 def interpreted_before_load(program, seconds: float, contended: bool) -> None:
@@ -454,6 +485,8 @@ def interpreted_before_load(program, seconds: float, contended: bool) -> None:
         seen[2] = min(seen[2], seconds)
         if not contended:
             seen[3] = min(seen[3], seconds)
+        if seen[4] == _ledger.SLOWER:
+            return
     if Policy.pays(1, seconds, seconds, compile_estimate(program, False)):
         _long_run[0] = True
 
@@ -496,7 +529,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             before = _unloaded_runs.pop(program.key, None)  # run before the backend loaded
             if before is not None:
                 (state.runs, state.interpreted_total, state.interpreted_best,
-                 state.interpreted_clean) = before
+                 state.interpreted_clean) = before[:4]
         state.runs += 1
         _adopt(state, stats)
         compiled = state.compiled if Policy.use_compiled(state) else None
@@ -694,12 +727,15 @@ def _compile(backend, program, signature, note: dict):
 
 def _remember(backend, program, signature, state: State) -> None:
     """Keep what the policy measured of `program` with its disk-cache entry (the
-    backend's optional `remember`), for the next process (`Policy.from_note`)."""
+    backend's optional `remember`), for the next process (`Policy.from_note`), and its
+    verdict in the ledger, which the next process reads before it loads the backend."""
+    with _lock:
+        note = Policy.note(state)
+        found = Policy.verdict(state)
     remember = getattr(backend, "remember", None)
     if remember is not None:
-        with _lock:
-            note = Policy.note(state)
         remember(program, signature, note)
+    _ledger.record(program, *_ledger_page(*_backend.selected()), found)
 
 
 def _adopt(state: State, stats) -> None:
@@ -752,3 +788,4 @@ def reset() -> None:
         FAILURES.clear()
         _unloaded_runs.clear()
         _measured[:] = [0, 0.0]
+    _ledger.forget()

@@ -32,7 +32,8 @@ CONTRACT_VERSION = (1, 1)
 __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError", "Check",
            "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
-           "asynchronous", "check_result", "compatible", "core_digest", "fft_length",
+           "asynchronous", "cache_directory", "check_result", "compatible", "core_digest",
+           "fft_length",
            "frees", "last_uses", "op", "operands", "out_of_memory",
            "pack", "size_of", "span", "written_region"]
 
@@ -395,6 +396,20 @@ def compatible(declared) -> bool:
     except (TypeError, ValueError):
         return False
     return major == CONTRACT_VERSION[0] and minor <= CONTRACT_VERSION[1]
+
+
+def cache_directory() -> str | None:
+    """Where lazyarr keeps what outlives a process (a backend's compiled programs, the
+    tiers' verdicts): `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
+    `~/.cache/lazyarr`; None where `LAZYARR_CACHE_DIR` is off (or none, or 0)."""
+    import os  # noqa: PLC0415  (the standard library; already imported by Python)
+    configured = os.environ.get("LAZYARR_CACHE_DIR", "").strip()
+    if configured.lower() in ("off", "none", "0"):
+        return None
+    if configured:
+        return os.path.expanduser(configured)
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(home, "lazyarr")
 
 
 @functools.cache

@@ -7,7 +7,7 @@ the source of lazyarr's core and of this backend (hashes of their files), jax's 
 jaxlib's versions, and the device it was compiled for.
 
 The directory is `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
-`~/.cache/lazyarr`; `LAZYARR_CACHE_DIR=off` disables it. Entries are written to a
+`~/.cache/lazyarr` (`backend_api.cache_directory`); `LAZYARR_CACHE_DIR=off` disables it. Entries are written to a
 temporary file and renamed into place, so processes that share the directory never
 see half-written entries.
 
@@ -39,21 +39,17 @@ from pathlib import Path
 import jax
 from jax.experimental import serialize_executable
 
-from lazyarr.backend_api import core_digest
+from lazyarr.backend_api import cache_directory, core_digest
 
 MAGIC = b"lazyarr-xla-entry-1\n"
 _DIGEST = 32  # bytes of a SHA-256 checksum
 
 
 def directory() -> Path | None:
-    """Where entries live, or None when the cache is disabled."""
-    configured = os.environ.get("LAZYARR_CACHE_DIR", "").strip()
-    if configured.lower() in ("off", "none", "0"):
-        return None
-    if configured:
-        return Path(configured).expanduser()
-    home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(home) / "lazyarr"
+    """Where entries live (`backend_api.cache_directory`), or None when the cache is
+    disabled."""
+    root = cache_directory()
+    return None if root is None else Path(root)
 
 
 @functools.cache

@@ -1,0 +1,154 @@
+"""What earlier processes learned of each program's tiers, read before the compiling
+backend is loaded (DESIGN: "Tiered execution").
+
+Whether compiling a program pays is known once it has run on both tiers. The backend
+keeps that with the program's disk-cache entry (its `remember`), but reading it there
+means loading the backend first: importing jax took 1.5 s here, and on two cores it
+slowed the script's own thread by 0.6-0.8 s (NumPy's jacobi, 1.88 s alone, took 2.66 s
+while jax imported beside it). So a process learned only after that load whether the
+load had been worth it: jacobi, whose compiled step is slower than the interpreter's,
+loaded jax again in every process, and lbm, whose programs are in the disk cache,
+interpreted for seconds (the policy's rent) before loading it.
+
+This ledger keeps each verdict where the core reads it without the backend: one JSON
+file in the cache directory (`backend_api.cache_directory`), per backend and platform,
+dated by the size and modification time of the core's and the backend's source files
+(a changed lowering may change the verdict). A program is known by a fingerprint of its
+structure: its length and last user line (checked first, in constant time, so a loop of
+ever-new programs pays nothing), then a checksum of its ops, wiring, attributes, shapes
+and dtypes. A fingerprint that two programs share only misleads a load decision, never
+a result: the backend's own cache is keyed by the whole structure.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from .backend_api import cache_directory
+
+FILE = "tiers.json"
+MAX_ENTRIES = 4096
+COMPILED = "compiled"  # compiled (and kept on disk), not yet compared with the interpreter
+FASTER = "faster"      # compared: compiled runs were faster
+SLOWER = "slower"      # compared: compiled runs were slower (or far slower at once)
+
+_lock = threading.Lock()
+_book: dict = {}       # label -> {"stamp": ..., "entries": {fingerprint: verdict}}
+_coarse: dict = {}     # label -> set of the entries' coarse keys
+
+
+def _coarse_key(program) -> str:
+    site = program.sites[-1] if program.sites else None
+    where = f"{site[0]}:{site[1]}" if site else "?"
+    return f"{len(program.instructions)}@{where}"
+
+
+def fingerprint(program) -> str:
+    """The program's coarse key and a checksum of its structure (stable across
+    processes, unlike `hash`)."""
+    import zlib  # noqa: PLC0415  (json and zlib: 2 ms of `import lazyarr`, needed later)
+    parts = [f"{shape}{dtype.char}" for shape, dtype in program.input_specs]
+    for ins in program.instructions:
+        parts.append(f"{ins.op.name}{ins.inputs}{ins.attrs}{ins.shape}{ins.dtype.char}")
+    parts.append(str(program.outputs))
+    return f"{_coarse_key(program)}#{zlib.crc32(';'.join(parts).encode()):08x}"
+
+
+def _stamp(folders: list[str]) -> str:
+    """The size and modification time of every Python file under `folders`."""
+    import zlib  # noqa: PLC0415
+    crc = 0
+    for folder in folders:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    info = os.stat(os.path.join(root, name))
+                    crc = zlib.crc32(f"{name}{info.st_size}{info.st_mtime_ns}".encode(), crc)
+    return f"{crc:08x}"
+
+
+def _path() -> str | None:
+    root = cache_directory()
+    return None if root is None else os.path.join(root, FILE)
+
+
+def _read(path: str) -> dict:
+    import json  # noqa: PLC0415
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _page(label: str, folders) -> dict:
+    """This process's page of `label`, read from the file once (folders: the code whose
+    stamp dates it; a page of another stamp is empty)."""
+    page = _book.get(label)
+    if page is None:
+        stamp = _stamp(folders())
+        path = _path()
+        found = _read(path).get(label) if path else None
+        entries = {}
+        if isinstance(found, dict) and found.get("stamp") == stamp:
+            entries = {k: v for k, v in (found.get("entries") or {}).items()
+                       if v in (COMPILED, FASTER, SLOWER)}
+        page = _book[label] = {"stamp": stamp, "entries": entries}
+        _coarse[label] = {k.partition("#")[0] for k in entries}
+    return page
+
+
+def verdict(program, label: str, folders) -> str | None:
+    """What an earlier process found of `program` on the backend and platform `label`
+    (`folders()`: that backend's and the core's source folders), or None."""
+    with _lock:
+        page = _page(label, folders)
+        if not page["entries"] or _coarse_key(program) not in _coarse[label]:
+            return None
+        return page["entries"].get(fingerprint(program))
+
+
+def record(program, label: str, folders, found: str) -> None:
+    """Keep `found` (COMPILED, FASTER or SLOWER) for `program`, in this process and in
+    the file (merged with what other processes wrote since; written atomically; a
+    failure to write costs the next process nothing but the hint)."""
+    with _lock:
+        page = _page(label, folders)
+        key = fingerprint(program)
+        if page["entries"].get(key) == found:
+            return
+        page["entries"][key] = found
+        _coarse[label].add(key.partition("#")[0])
+        path = _path()
+        if path is None:
+            return
+        book = _read(path)
+        mine = book.get(label)
+        if not isinstance(mine, dict) or mine.get("stamp") != page["stamp"]:
+            mine = {"stamp": page["stamp"], "entries": {}}
+        entries = dict(mine.get("entries") or {})
+        entries[key] = found
+        while len(entries) > MAX_ENTRIES:  # the oldest first (dicts keep their order)
+            del entries[next(iter(entries))]
+        book[label] = {"stamp": page["stamp"], "entries": entries}
+        import json  # noqa: PLC0415
+        tmp = None
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(book, f)
+            os.replace(tmp, path)
+        except OSError:
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def forget() -> None:
+    """Drop what this process read (tests: the next lookup reads the file again)."""
+    with _lock:
+        _book.clear()
+        _coarse.clear()

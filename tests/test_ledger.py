@@ -1,0 +1,166 @@
+"""The tiers' ledger (lazyarr._ledger): verdicts on programs kept across processes where
+the core reads them without loading the compiling backend, and what the auto tier does
+with them."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy
+import pytest
+
+import lazyarr as la
+from lazyarr import _flush, _ledger, _tiers
+from lazyarr._graph import topological_order
+from lazyarr._tiers import Policy, State
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch):
+    """An empty cache directory, and folders of "code" whose files date the verdicts."""
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(tmp_path / "cache"))
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "lowering.py").write_text("x = 1\n")
+    _ledger.forget()
+    yield lambda: [str(code)]
+    _ledger.forget()
+
+
+def _program(n=8, factor=2.0):
+    x = la.asarray(numpy.arange(float(n)))
+    y = x * factor + 1.0  # (one line: the program's last user line)
+    program, _ = _flush.linearize(topological_order([y._node]), [y._node])
+    return program
+
+
+def test_verdicts_outlive_the_process_that_found_them(ledger):
+    one, other = _program(8), _program(9)
+    assert _ledger.verdict(one, "xla:cpu", ledger) is None
+    _ledger.record(one, "xla:cpu", ledger, _ledger.SLOWER)
+    _ledger.forget()  # as a new process: read from the file
+    assert _ledger.verdict(one, "xla:cpu", ledger) == _ledger.SLOWER
+    assert _ledger.verdict(_program(8, 3.0), "xla:cpu", ledger) == _ledger.SLOWER  # data
+    assert _ledger.verdict(other, "xla:cpu", ledger) is None  # another shape
+    assert _ledger.verdict(one, "xla:gpu", ledger) is None    # another platform
+    _ledger.record(one, "xla:cpu", ledger, _ledger.FASTER)
+    _ledger.forget()
+    assert _ledger.verdict(one, "xla:cpu", ledger) == _ledger.FASTER
+
+
+def test_a_changed_source_file_drops_the_verdicts(ledger):
+    program = _program()
+    _ledger.record(program, "xla:cpu", ledger, _ledger.FASTER)
+    (open(os.path.join(ledger()[0], "lowering.py"), "a")).write("y = 2\n")
+    _ledger.forget()
+    assert _ledger.verdict(program, "xla:cpu", ledger) is None
+
+
+def test_programs_unlike_every_entry_are_told_apart_in_constant_time(ledger, monkeypatch):
+    """Only a program of an entry's length and last line is fingerprinted: a loop of
+    ever-new programs (gauss's shrinking slices) pays one set lookup a flush."""
+    _ledger.record(_program(8), "xla:cpu", ledger, _ledger.FASTER)
+    _ledger.forget()
+
+    def refuse(program):
+        raise AssertionError("fingerprinted a program no entry is like")
+    monkeypatch.setattr(_ledger, "fingerprint", refuse)
+    x = la.asarray(numpy.arange(8.0))
+    y = x * 2.0 - 1.0 + x
+    longer, _ = _flush.linearize(topological_order([y._node]), [y._node])
+    assert _ledger.verdict(longer, "xla:cpu", ledger) is None
+
+
+def test_the_ledger_is_off_with_the_cache_and_never_fails_to_write(ledger, monkeypatch,
+                                                                   tmp_path):
+    program = _program()
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    _ledger.record(program, "xla:cpu", ledger, _ledger.SLOWER)  # this process only
+    assert _ledger.verdict(program, "xla:cpu", ledger) == _ledger.SLOWER
+    assert not (tmp_path / "cache").exists()
+    _ledger.forget()
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(blocked / "below"))  # cannot be made
+    _ledger.record(program, "xla:cpu", ledger, _ledger.SLOWER)
+    assert _ledger.verdict(program, "xla:cpu", ledger) == _ledger.SLOWER
+
+
+def test_a_damaged_or_foreign_file_is_an_empty_ledger(ledger, tmp_path, monkeypatch):
+    program = _program()
+    (tmp_path / "cache").mkdir()
+    path = tmp_path / "cache" / _ledger.FILE
+    for text in ("{not json", "[1, 2]", json.dumps({"xla:cpu": {"stamp": 1, "entries": 3}})):
+        path.write_text(text)
+        _ledger.forget()
+        assert _ledger.verdict(program, "xla:cpu", ledger) is None
+    _ledger.record(program, "xla:cpu", ledger, "nonsense")  # an unknown verdict is dropped
+    _ledger.forget()
+    assert _ledger.verdict(program, "xla:cpu", ledger) is None
+
+
+def test_the_ledger_keeps_the_latest_entries(ledger, monkeypatch):
+    monkeypatch.setattr(_ledger, "MAX_ENTRIES", 3)
+    programs = [_program(n) for n in range(4, 9)]
+    for program in programs:
+        _ledger.record(program, "xla:cpu", ledger, _ledger.COMPILED)
+    _ledger.forget()
+    kept = [_ledger.verdict(p, "xla:cpu", ledger) for p in programs]
+    assert kept == [None, None] + [_ledger.COMPILED] * 3
+
+
+def test_the_policys_verdict_on_a_compiled_program():
+    assert Policy.verdict(State(slower=True, compiled_times=[1.0] * 3)) == _ledger.SLOWER
+    assert Policy.verdict(State(compiled_times=[0.1])) == _ledger.COMPILED
+    assert Policy.verdict(State(compiled_times=[0.1] * _tiers.TRIALS)) == _ledger.FASTER
+
+
+@pytest.mark.parametrize("found", ["faster", "slower"])
+def test_the_next_process_loads_the_backend_as_the_ledger_says(backend, tmp_path, found):
+    """A process that compiled a program and judged it keeps the verdict; the next one
+    (the same script) loads the compiling backend at the first flush of a program found
+    faster, without renting the interpreter first, and never for one found slower, even
+    where its runs would pay for the load."""
+    if backend != "xla":
+        pytest.skip("a subprocess test of the default backend's load: run under xla only")
+    script = textwrap.dedent(f"""
+        import sys, numpy, lazyarr
+        from lazyarr import _tiers
+        a = lazyarr.asarray(numpy.arange(400.0).reshape(20, 20))
+
+        def step(k):
+            return float((a * k).sum())
+
+        if sys.argv[1] == "first":
+            _tiers.compile_estimate = lambda program, loaded=True: 0.0  # a free compile
+            _tiers.Policy.verdict = staticmethod(lambda state: {found!r})
+            for k in range(40):
+                step(k)
+            for thread in list(_tiers._loading.values()):
+                thread.join()
+            step(1)
+            _tiers.wait()
+            for k in range(_tiers.TRIALS + 1):
+                step(k)
+            print(lazyarr.stats()["compiled_runs"] > 0)
+        else:
+            if {found!r} == "slower":
+                _tiers.compile_estimate = lambda program, loaded=True: 0.0
+            step(1)
+            at_once = bool(_tiers._loading)
+            for k in range(40):
+                step(k)
+            print(at_once, "jax" in sys.modules or bool(_tiers._loading))
+    """)
+    env = {**os.environ, "LAZYARR_TIER": "auto", "LAZYARR_CACHE_DIR": str(tmp_path),
+           "LAZYARR_EAGER": "0", "JAX_PLATFORMS": "cpu"}
+    env.pop("LAZYARR_BACKEND", None)
+    runs = [subprocess.run([sys.executable, "-c", script, which], capture_output=True,
+                           text=True, env=env, timeout=300) for which in ("first", "next")]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+    assert runs[0].stdout.split() == ["True"]
+    expected = ["True", "True"] if found == "faster" else ["False", "False"]
+    assert runs[1].stdout.split() == expected, runs[1].stdout
