@@ -607,13 +607,14 @@ def test_the_slower_ops_are_asked_for_the_backends_platform():
     assert _tiers.slower_ops(types.SimpleNamespace(device="cpu")) == frozenset()  # optional
 
 
-def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
-    """XLA's CPU sort is slower than NumPy's: a sorting program is never compiled, nor
-    looked up in the disk cache, however often it runs."""
+@pytest.mark.parametrize("name", ["sort", "correlate"])
+def test_a_repeating_sort_or_convolution_stays_on_the_interpreter(auto, monkeypatch, name):
+    """XLA's CPU sort and convolution are slower than NumPy's: a program holding one is
+    never compiled, nor looked up in the disk cache, however often it runs."""
     backend = _backend.current()
-    if backend_api.op("sort") not in _tiers.slower_ops(backend):
-        pytest.skip("the backend names no slower sort on its platform (XLA names its "
-                    "sort only on the CPU: 1e6 float64 sorted in 920 ms, NumPy 42 ms)")
+    if backend_api.op(name) not in _tiers.slower_ops(backend):
+        pytest.skip(f"the backend names no slower {name} on its platform (XLA names them "
+                    "only on the CPU: 1e6 float64 sorted in 920 ms, NumPy 42 ms)")
     looked = []
     lookup = backend.lookup
     monkeypatch.setattr(backend, "lookup", lambda program, *args, **kwargs: (
@@ -621,12 +622,16 @@ def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
     host = numpy.random.default_rng(1).normal(size=211)
     x = la.asarray(host)
     for k in range(8):
-        assert float(la.sort(x * k)[100]) == numpy.sort(host * k)[100]
+        if name == "sort":
+            assert float(la.sort(x * k)[100]) == numpy.sort(host * k)[100]
+        else:
+            numpy.testing.assert_allclose(float(la.convolve(x * k, x[:7])[100]),
+                                          numpy.convolve(host * k, host[:7])[100], rtol=1e-12)
         _tiers.wait()
     stats = la.stats()
     assert stats["background_compiles"] == 0 and stats["compiled_runs"] == 0
     assert stats["interpreted_runs"] == 8
-    assert not any(ins.op is backend_api.op("sort") for p in looked for ins in p.instructions)
+    assert not any(ins.op is backend_api.op(name) for p in looked for ins in p.instructions)
 
 
 def test_a_program_far_slower_compiled_goes_back_after_one_run(auto, monkeypatch):

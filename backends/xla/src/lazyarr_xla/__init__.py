@@ -27,8 +27,8 @@ import jax
 from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Lookup,
                                  RunResult, check_result, name_the_line, op)
 
-from . import disk_cache, lowering_sort, memory_cache, peers, sharding
-from .lowering import convert, lower, prepare
+from . import disk_cache, memory_cache, peers, sharding
+from .lowering import SLOWER_ON_CPU, convert, lower, prepare
 from .op_by_op import OpByOp
 
 
@@ -453,9 +453,9 @@ class XlaBackend:
     @staticmethod
     def slower_ops(platform: str) -> frozenset:
         """The primitives whose compiled lowering on `platform` runs slower than NumPy
-        (the tiers interpret a program holding one): the sorts on the CPU, see
-        `lowering_sort.SLOWER_ON_CPU`."""
-        return lowering_sort.SLOWER_ON_CPU if platform == "cpu" else frozenset()
+        (the tiers interpret a program holding one): the sorts and the convolution on
+        the CPU, see `lowering.SLOWER_ON_CPU`."""
+        return SLOWER_ON_CPU if platform == "cpu" else frozenset()
 
     @staticmethod
     def unfaithful(platform: str) -> frozenset:

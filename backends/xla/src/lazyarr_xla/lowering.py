@@ -410,6 +410,16 @@ def _correlate(a, v, mode):
     return _correlate_real(a, v, mode)
 
 
+# The primitives whose lowering here runs slower on the CPU than NumPy's at every size
+# measured: the sorts (`lowering_sort.SLOWER_ON_CPU`) and the convolution (XLA's CPU
+# conv_general_dilated against NumPy's correlate, "same" mode, float64, lazyarr's
+# compiled tier against NumPy, best of 3 on the 2-core machine: 1e6 by 1000 values 243
+# against 108 ms, 1e6 by 10 3.5 against 2.4 ms, 1e5 by 100 3.6 against 2.0 ms, 1e4 by
+# 1000 3.1 against 1.1 ms, 2000 by 2000 1.4 against 0.4 ms). The tiers interpret a
+# program holding one (`XlaBackend.slower_ops`).
+SLOWER_ON_CPU = lowering_sort.SLOWER_ON_CPU | {op("correlate")}
+
+
 def _take(x, indices, axis):
     shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
     if not math.prod(shape):  # jnp.take from an empty axis loses the indices' shape
