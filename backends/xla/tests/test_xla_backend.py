@@ -484,11 +484,18 @@ def test_compiles_run_on_background_threads(cache_dir, monkeypatch):
 
 
 def test_plane_writes_that_touch_every_cache_line_are_selects():
-    """A write of one index along axes whose block is a cache line or two (a plane
-    `f[:, :, i]` of a (n, m, 9) array) lowers to a select XLA fuses with its neighbours;
-    one touching few of the target's lines stays an in-place dynamic_update_slice."""
+    """On the CPU, a write of one index along axes whose block is a cache line or two
+    (a plane `f[:, :, i]` of a (n, m, 9) array) lowers to a select XLA fuses with its
+    neighbours; one touching few of the target's lines stays an in-place
+    dynamic_update_slice, as every write does elsewhere (on a TPU v5e the select was
+    slower)."""
     import jax.numpy as jnp  # noqa: PLC0415
+    from lazyarr.backend_api import op  # noqa: PLC0415
+    from lazyarr_xla import lowering_mutation, registry  # noqa: PLC0415
     from lazyarr_xla.lowering_mutation import _strided_write  # noqa: PLC0415
+    write = op("update_slice")
+    assert registry.lowering(write, "cpu").fn is lowering_mutation._update_slice_cpu
+    assert registry.lowering(write, "tpu").fn is lowering_mutation._update_slice
     f = jnp.zeros((400, 400, 9), "float32")
     assert _strided_write(f, jnp.zeros((400, 400, 1)))    # 36-byte blocks
     assert not _strided_write(f, jnp.zeros((400, 1, 1)))  # f[:, j, i]: one line in 225
