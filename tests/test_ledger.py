@@ -88,17 +88,23 @@ def test_the_ledger_is_off_with_the_cache_and_never_fails_to_write(ledger, monke
     assert _ledger.verdict(program, "xla:cpu", ledger) == _ledger.SLOWER
 
 
-def test_a_damaged_or_foreign_file_is_an_empty_ledger(ledger, tmp_path, monkeypatch):
+def test_a_damaged_or_foreign_file_is_an_empty_ledger(ledger, tmp_path):
     program = _program()
-    (tmp_path / "cache").mkdir()
     path = tmp_path / "cache" / _ledger.FILE
-    for text in ("{not json", "[1, 2]", json.dumps({"xla:cpu": {"stamp": 1, "entries": 3}})):
+    _ledger.record(program, "xla:cpu", ledger, _ledger.FASTER)
+    stamp = json.loads(path.read_text())["xla:cpu"]["stamp"]
+    for text in ("{not json", "[1, 2]", json.dumps({"xla:cpu": {"stamp": 1, "entries": 3}}),
+                 json.dumps({"xla:cpu": {"stamp": stamp, "entries": [3]}}),
+                 json.dumps({"xla:cpu": {"stamp": stamp, "entries": {
+                     _ledger.fingerprint(program): "nonsense"}}})):
         path.write_text(text)
         _ledger.forget()
         assert _ledger.verdict(program, "xla:cpu", ledger) is None
-    _ledger.record(program, "xla:cpu", ledger, "nonsense")  # an unknown verdict is dropped
-    _ledger.forget()
-    assert _ledger.verdict(program, "xla:cpu", ledger) is None
+        _ledger.record(program, "xla:cpu", ledger, _ledger.SLOWER)  # written over it
+        _ledger.forget()
+        assert _ledger.verdict(program, "xla:cpu", ledger) == _ledger.SLOWER
+    with pytest.raises(ValueError):
+        _ledger.record(program, "xla:cpu", ledger, "nonsense")
 
 
 def test_the_ledger_keeps_the_latest_entries(ledger, monkeypatch):

@@ -32,6 +32,7 @@ MAX_ENTRIES = 4096
 COMPILED = "compiled"  # compiled (and kept on disk), not yet compared with the interpreter
 FASTER = "faster"      # compared: compiled runs were faster
 SLOWER = "slower"      # compared: compiled runs were slower (or far slower at once)
+VERDICTS = (COMPILED, FASTER, SLOWER)
 
 _lock = threading.Lock()
 _book: dict = {}       # label -> {"stamp": ..., "entries": {fingerprint: verdict}}
@@ -64,7 +65,10 @@ def _stamp(folders: list[str]) -> str:
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
                 if name.endswith(".py"):
-                    info = os.stat(os.path.join(root, name))
+                    try:
+                        info = os.stat(os.path.join(root, name))
+                    except OSError:  # (removed meanwhile: the stamp differs anyway)
+                        continue
                     crc = zlib.crc32(f"{name}{info.st_size}{info.st_mtime_ns}".encode(), crc)
     return f"{crc:08x}"
 
@@ -84,6 +88,16 @@ def _read(path: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def _entries(found, stamp: str) -> dict:
+    """The verdicts of a page read from the file, if it has `stamp` (else none)."""
+    if not isinstance(found, dict) or found.get("stamp") != stamp:
+        return {}
+    entries = found.get("entries")
+    if not isinstance(entries, dict):
+        return {}
+    return {k: v for k, v in entries.items() if isinstance(k, str) and v in VERDICTS}
+
+
 def _page(label: str, folders) -> dict:
     """This process's page of `label`, read from the file once (folders: the code whose
     stamp dates it; a page of another stamp is empty)."""
@@ -91,11 +105,7 @@ def _page(label: str, folders) -> dict:
     if page is None:
         stamp = _stamp(folders())
         path = _path()
-        found = _read(path).get(label) if path else None
-        entries = {}
-        if isinstance(found, dict) and found.get("stamp") == stamp:
-            entries = {k: v for k, v in (found.get("entries") or {}).items()
-                       if v in (COMPILED, FASTER, SLOWER)}
+        entries = _entries(_read(path).get(label), stamp) if path else {}
         page = _book[label] = {"stamp": stamp, "entries": entries}
         _coarse[label] = {k.partition("#")[0] for k in entries}
     return page
@@ -115,6 +125,8 @@ def record(program, label: str, folders, found: str) -> None:
     """Keep `found` (COMPILED, FASTER or SLOWER) for `program`, in this process and in
     the file (merged with what other processes wrote since; written atomically; a
     failure to write costs the next process nothing but the hint)."""
+    if found not in VERDICTS:
+        raise ValueError(f"not a verdict of the ledger: {found!r}")
     with _lock:
         page = _page(label, folders)
         key = fingerprint(program)
@@ -126,10 +138,7 @@ def record(program, label: str, folders, found: str) -> None:
         if path is None:
             return
         book = _read(path)
-        mine = book.get(label)
-        if not isinstance(mine, dict) or mine.get("stamp") != page["stamp"]:
-            mine = {"stamp": page["stamp"], "entries": {}}
-        entries = dict(mine.get("entries") or {})
+        entries = _entries(book.get(label), page["stamp"])
         entries[key] = found
         while len(entries) > MAX_ENTRIES:  # the oldest first (dicts keep their order)
             del entries[next(iter(entries))]
