@@ -170,3 +170,33 @@ def test_the_next_process_loads_the_backend_as_the_ledger_says(backend, tmp_path
     assert runs[0].stdout.split() == ["True"]
     expected = ["True", "True"] if found == "faster" else ["False", "False"]
     assert runs[1].stdout.split() == expected, runs[1].stdout
+
+
+def test_files_that_outlive_a_process_are_written_whole_in_a_private_folder(tmp_path,
+                                                                           monkeypatch):
+    """`backend_api.write_atomically` (the ledger's file, the XLA cache's entries and
+    notes) and `cache_directory` (where they live)."""
+    from lazyarr.backend_api import cache_directory, write_atomically
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", str(tmp_path / "new" / "cache"))
+    root = cache_directory()
+    path = os.path.join(root, "entry")
+    write_atomically(path, b"first")
+    write_atomically(path, b"second")
+    assert open(path, "rb").read() == b"second" and os.listdir(root) == ["entry"]
+    assert os.stat(root).st_mode & 0o777 == 0o700 & ~_umask()
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    with pytest.raises(OSError):
+        write_atomically(str(blocked / "below" / "entry"), b"x")
+    for off in ("off", "None", "0"):
+        monkeypatch.setenv("LAZYARR_CACHE_DIR", off)
+        assert cache_directory() is None
+    monkeypatch.delenv("LAZYARR_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_directory() == os.path.join(str(tmp_path / "xdg"), "lazyarr")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

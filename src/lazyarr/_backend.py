@@ -261,13 +261,17 @@ def _findable(name: str) -> bool:
     `importlib.util.find_spec(name) is not None` says, asking the meta-path finders
     as it does, without importing importlib.util (with importlib.abc: 1 ms of
     `import lazyarr`)."""
-    if name in sys.modules:
-        return True
+    return name in sys.modules or _spec(name) is not None
+
+
+def _spec(name: str):
+    """The module spec of top-level module `name` from the meta-path finders, or None."""
     for finder in sys.meta_path:
         find = getattr(finder, "find_spec", None)
-        if find is not None and find(name, None) is not None:
-            return True
-    return False
+        spec = find(name, None) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
 
 
 def likely_name(name: str | None) -> str | None:
@@ -291,15 +295,12 @@ def source_folders(name: str) -> list[str]:
     ep = available().get(name)
     if ep is None:
         return []
-    top = ep.value.partition(":")[0].partition(".")[0]
-    for finder in sys.meta_path:
-        find = getattr(finder, "find_spec", None)
-        spec = find(top, None) if find is not None else None
-        if spec is not None:
-            if spec.submodule_search_locations:
-                return list(spec.submodule_search_locations)
-            return [os.path.dirname(spec.origin)] if spec.origin else []
-    return []
+    spec = _spec(ep.value.partition(":")[0].partition(".")[0])
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)
+    return [os.path.dirname(spec.origin)] if spec.origin else []
 
 
 def device_of(node) -> str:

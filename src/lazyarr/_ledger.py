@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import threading
 
-from .backend_api import cache_directory
+from .backend_api import cache_directory, write_atomically
 
 FILE = "tiers.json"
 MAX_ENTRIES = 4096
@@ -144,16 +144,10 @@ def record(program, label: str, folders, found: str) -> None:
             del entries[next(iter(entries))]
         book[label] = {"stamp": page["stamp"], "entries": entries}
         import json  # noqa: PLC0415
-        tmp = None
         try:
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-            with open(tmp, "w") as f:
-                json.dump(book, f)
-            os.replace(tmp, path)
+            write_atomically(path, json.dumps(book).encode())
         except OSError:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
+            pass
 
 
 def forget() -> None:

@@ -13,6 +13,7 @@ docs/writing-a-backend.md is the guide.
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -33,9 +34,8 @@ __all__ = ["CONTRACT_VERSION", "Backend", "BackendFailure", "BackendMemoryError"
            "Compiled", "CompilingBackend", "Events", "Instruction", "LinAlgError", "Lookup",
            "OPS", "Op", "PeerFailure", "Program", "RunResult", "UFUNCS", "WRITES_IN_PLACE",
            "asynchronous", "cache_directory", "check_result", "compatible", "core_digest",
-           "fft_length",
-           "frees", "last_uses", "op", "operands", "out_of_memory",
-           "pack", "size_of", "span", "written_region"]
+           "fft_length", "frees", "last_uses", "op", "operands", "out_of_memory",
+           "pack", "size_of", "span", "write_atomically", "written_region"]
 
 
 def op(name: str) -> Op:
@@ -402,7 +402,6 @@ def cache_directory() -> str | None:
     """Where lazyarr keeps what outlives a process (a backend's compiled programs, the
     tiers' verdicts): `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
     `~/.cache/lazyarr`; None where `LAZYARR_CACHE_DIR` is off (or none, or 0)."""
-    import os  # noqa: PLC0415  (the standard library; already imported by Python)
     configured = os.environ.get("LAZYARR_CACHE_DIR", "").strip()
     if configured.lower() in ("off", "none", "0"):
         return None
@@ -410,6 +409,24 @@ def cache_directory() -> str | None:
         return os.path.expanduser(configured)
     home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(home, "lazyarr")
+
+
+def write_atomically(path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file renamed into place, so that
+    processes sharing the folder never read half of it; the folder is made private
+    (mode 0700) where it is new. Raises OSError; leaves no temporary file behind."""
+    import tempfile  # noqa: PLC0415  (only a persistent cache writes)
+    folder = os.path.dirname(os.fspath(path))
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 @functools.cache

@@ -371,8 +371,8 @@ def _owns(slots: list, target: int, base: int, held: dict, pinned: dict | None,
     """Whether a write, or an elementwise result, may go into slot `target`'s buffer
     (an intermediate or an input read by nothing after the instruction, see `_plan`):
     for an intermediate, its own writable buffer, or a view of one nothing else holds,
-    with no other reference (a view, another slot); for an input, an owned one with the references it had at the start
-    of the run, once the inputs that are views of it are read by nothing from
+    with no other reference (a view, another slot); for an input, an owned one with the
+    references it had at the start of the run, once the inputs that are views of it are read by nothing from
     instruction `after` on. The references expected now: `slots`, `listed` more (the
     argument list's), `value` here and getrefcount's own; for an owned input, those it
     had at the start plus `listed` and `value`; the same for an intermediate that is an

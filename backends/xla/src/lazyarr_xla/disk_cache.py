@@ -7,9 +7,10 @@ the source of lazyarr's core and of this backend (hashes of their files), jax's 
 jaxlib's versions, and the device it was compiled for.
 
 The directory is `$LAZYARR_CACHE_DIR`, else `$XDG_CACHE_HOME/lazyarr`, else
-`~/.cache/lazyarr` (`backend_api.cache_directory`); `LAZYARR_CACHE_DIR=off` disables it. Entries are written to a
-temporary file and renamed into place, so processes that share the directory never
-see half-written entries.
+`~/.cache/lazyarr` (`backend_api.cache_directory`); `LAZYARR_CACHE_DIR=off` disables
+it. Entries are written to a temporary file and renamed into place
+(`backend_api.write_atomically`), so processes that share the directory never see
+half-written entries.
 
 An entry cannot lie about what it holds: it carries its full key (the text the file
 name is a hash of) and a SHA-256 checksum of its contents, and both are checked before
@@ -30,16 +31,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import pickle
-import tempfile
 import warnings
 from pathlib import Path
 
 import jax
 from jax.experimental import serialize_executable
 
-from lazyarr.backend_api import cache_directory, core_digest
+from lazyarr.backend_api import cache_directory, core_digest, write_atomically
 
 MAGIC = b"lazyarr-xla-entry-1\n"
 _DIGEST = 32  # bytes of a SHA-256 checksum
@@ -170,22 +169,15 @@ def store(name: str, key: tuple, entry: tuple) -> None:
     root = directory()
     if root is None:
         return
-    tmp = None
     try:
         executable, checked, device = entry
         text = _key_text(key, device)
         if text is None:
             return
         serialized, in_tree, out_tree = serialize_executable.serialize(executable)
-        blob = _encode(text, (serialized, in_tree, out_tree, tuple(checked)))
-        root.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, root / name)
+        write_atomically(root / name,
+                         _encode(text, (serialized, in_tree, out_tree, tuple(checked))))
     except Exception as exc:  # noqa: BLE001
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
         if not _warned:
             _warned = True
             warnings.warn(f"lazyarr could not write its program cache in {root}: {exc}",
@@ -213,13 +205,7 @@ def store_note(name: str, note: dict) -> None:
     path = _note_path(name)
     if path is None:
         return
-    tmp = None
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(note, f)
-        os.replace(tmp, path)
+        write_atomically(path, json.dumps(note).encode())
     except OSError:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+        pass
