@@ -130,7 +130,9 @@ def test_the_next_process_loads_the_backend_as_the_ledger_says(backend, tmp_path
     faster, without renting the interpreter first, and never for one found slower, even
     where its runs would pay for the load."""
     if backend != "xla":
-        pytest.skip("a subprocess test of the default backend's load: run under xla only")
+        pytest.skip("its subprocesses select the default backend (XLA) themselves, and the "
+                    "ledger serves only a compiling backend not loaded yet: under this "
+                    "backend parameter the same scripts would run again")
     script = textwrap.dedent(f"""
         import sys, numpy, lazyarr
         from lazyarr import _tiers
