@@ -261,7 +261,8 @@ def test_interpreted_runs_made_before_the_backend_loaded_carry_their_timings(aut
     x = la.asarray(numpy.linspace(0.0, 1.0, 300))
     y = la.cos(x) * 3.5 - x
     program, _ = _flush.linearize(topological_order([y._node]), [y._node])
-    _tiers._unloaded_runs[program.key] = [2, 0.5, 0.2, 0.3]
+    _tiers._unloaded_runs[program.key] = State(runs=2, interpreted_total=0.5,
+                                                 interpreted_best=0.2, interpreted_clean=0.3)
     numpy.testing.assert_allclose(numpy.asarray(y), numpy.cos(numpy.linspace(0, 1, 300)) * 3.5
                                   - numpy.linspace(0, 1, 300), rtol=1e-15)
     states = [st for (key, _), st in _tiers._states.items() if key == program.key]
@@ -269,6 +270,27 @@ def test_interpreted_runs_made_before_the_backend_loaded_carry_their_timings(aut
     state = states[0]
     assert state.runs == 3 and state.interpreted_total > 0.5
     assert state.interpreted_best <= 0.2 and state.interpreted_clean <= 0.3
+
+
+def test_no_backend_load_for_a_program_whose_host_inputs_cost_more_to_copy(monkeypatch):
+    """jacobi: its step reads 191 MB of host views a run, interpreted in 27 ms, so it is
+    never compiled (`Policy.copy_pays`); its runs, which would pay for loading jax and
+    compiling, start no load either (loading jax beside it cost its process 0.5 s).
+    With the copy free, the same runs do start it."""
+    monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
+    x = la.asarray(numpy.linspace(0.0, 1.0, 300))
+    y = la.cos(x) * 2.5 - x
+    program, inputs = _flush.linearize(topological_order([y._node]), [y._node])
+    assert any(type(v) is numpy.ndarray for v in inputs)
+    for rate, loads in ((1.0, False), (1e30, True)):
+        monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", rate)
+        monkeypatch.setattr(_tiers, "_unloaded_runs", {})
+        monkeypatch.setattr(_tiers, "_long_run", [False])
+        likely = []
+        for _ in range(4):
+            likely.append(_tiers._compile_likely(program))
+            _tiers.interpreted_before_load(program, 0.01, False, inputs)
+        assert likely == [False, False, loads, loads]  # (HOT runs first)
 
 
 def test_a_program_whose_host_inputs_cost_more_to_copy_stays_interpreted(auto, monkeypatch):

@@ -600,7 +600,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
         raise
     seconds = time.perf_counter() - start
     if unloaded:
-        _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy())
+        _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy(), inputs)
         events["interpreted_runs"] += 1
     STATS.flush_seconds += seconds
     counts = ran.counts()

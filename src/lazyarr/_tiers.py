@@ -124,6 +124,9 @@ class State:
         self.failed = False           # its compile failed: interpret for good
         self.slower = False           # compiled measured (or said, see `new`) slower: interpret
         self.probed = False           # a compiled-first program interpreted once, to compare
+        # (before the compiling backend loads, see `backend_for_flush`:)
+        self.ledger = None            # the ledger's verdict from an earlier process
+        self.host_bytes = 0           # the bytes of host inputs its last run read
         for name, value in fields.items():
             if name not in vars(self):
                 raise TypeError(f"State has no field {name!r}")
@@ -392,8 +395,8 @@ _loading: dict[tuple, threading.Thread] = {}
 DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
 
 
-# program key -> [runs, seconds, best, best uncontended] on the interpreter while the
-# backend was not loaded, and what the ledger said of it (`_ledger`; None: nothing)
+# program key -> its State on the interpreter while the backend was not loaded (runs,
+# seconds, best and best uncontended, host bytes, and what the ledger said of it)
 _unloaded_runs: dict = {}
 _long_run = [False]  # an interpreted run paid for a compile while nothing was loaded
 
@@ -443,21 +446,23 @@ def _compile_likely(program) -> bool:
     """Whether to start loading the compiling backend (see `backend_for_flush`): at
     once for a program an earlier process compiled and did not find slower (`_ledger`:
     it is in the disk cache), never for one it found slower compiled, else once the
-    program's runs pay for the load and the compile."""
+    program's runs pay for the load and the compile, and a compiled run could beat
+    the interpreter's at all (`Policy.copy_pays`: jacobi's step reads 191 MB of host
+    views a run, interpreted in 27 ms, so it is never compiled; importing jax beside
+    it only cost its process 0.5 s)."""
     if program is None or _long_run[0]:
         return True
-    # the runs so far: their count, seconds, best and best uncontended (see `State`),
-    # and the ledger's verdict
     seen = _unloaded_runs.get(program.key)
     if seen is None:
         if len(_unloaded_runs) >= MAX_STATES:
             _unloaded_runs.clear()
-        seen = _unloaded_runs[program.key] = [0, 0.0, float("inf"), float("inf"),
-                                              _ledger_verdict(program)]
-    if seen[4] is not None:
-        return seen[4] != _ledger.SLOWER
-    likely = Policy.pays(seen[0], seen[1], 0.0, compile_estimate(program, False))
-    seen[0] += 1
+        seen = _unloaded_runs[program.key] = State(ledger=_ledger_verdict(program))
+    if seen.ledger is not None:
+        return seen.ledger != _ledger.SLOWER
+    likely = (Policy.pays(seen.runs, seen.interpreted_total, 0.0,
+                          compile_estimate(program, False))
+              and Policy.copy_pays(seen, seen.host_bytes))
+    seen.runs += 1
     return likely
 
 
@@ -474,20 +479,20 @@ def _ledger_verdict(program):
     return _ledger.verdict(program, *_ledger_page(*_backend.selected()))
 
 
-def interpreted_before_load(program, seconds: float, contended: bool) -> None:
-    """An interpreted run of `program` made while the compiling backend was not loaded
-    took `seconds` (`contended`: the backend was loading meanwhile, see `busy`): once
-    its runs pay for loading the backend and compiling it (or one run alone does), the
-    next flush starts loading it."""
+def interpreted_before_load(program, seconds: float, contended: bool, inputs) -> None:
+    """An interpreted run of `program` on `inputs` made while the compiling backend was
+    not loaded took `seconds` (`contended`: the backend was loading meanwhile, see
+    `busy`): once its runs pay for loading the backend and compiling it (or one run
+    alone does), the next flush starts loading it."""
     seen = _unloaded_runs.get(program.key)
-    if seen is not None:
-        seen[1] += seconds
-        seen[2] = min(seen[2], seconds)
-        if not contended:
-            seen[3] = min(seen[3], seconds)
-        if seen[4] == _ledger.SLOWER:
-            return
-    if Policy.pays(1, seconds, seconds, compile_estimate(program, False)):
+    if seen is None:  # (the load is under way, or was found likely: nothing to decide)
+        return
+    Policy.interpreted(seen, seconds, contended)
+    seen.host_bytes = _host_bytes(inputs)
+    if seen.ledger == _ledger.SLOWER:
+        return
+    if (Policy.pays(1, seconds, seconds, compile_estimate(program, False))
+            and Policy.copy_pays(seen, seen.host_bytes)):
         _long_run[0] = True
 
 
@@ -529,7 +534,8 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             before = _unloaded_runs.pop(program.key, None)  # run before the backend loaded
             if before is not None:
                 (state.runs, state.interpreted_total, state.interpreted_best,
-                 state.interpreted_clean) = before[:4]
+                 state.interpreted_clean) = (before.runs, before.interpreted_total,
+                                             before.interpreted_best, before.interpreted_clean)
         state.runs += 1
         _adopt(state, stats)
         compiled = state.compiled if Policy.use_compiled(state) else None
