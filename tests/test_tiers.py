@@ -310,6 +310,38 @@ def test_a_program_whose_host_inputs_cost_more_to_copy_stays_interpreted(auto, m
     assert stats["interpreted_runs"] == 9
 
 
+def test_a_loop_is_one_program_whether_its_buffer_is_on_the_host_or_in_xla(auto, monkeypatch):
+    """lbm's planes `f[:, :, i]` of a buffer past the eager bound, under "auto": the
+    steps interpreted while the buffer is on the host, the first compiled run (its
+    input still the host buffer) and the next ones (their input the buffer that run
+    left in XLA's) are one program, compiled once. (With the host views of the buffer
+    as the first runs' inputs, the compiled program ran once and the next steps were
+    another program, to be compiled again.)"""
+    la.set_eager(True)  # (the views are made as a script's are)
+    keys = []
+    real = _tiers.run
+    monkeypatch.setattr(_tiers, "run", lambda backend, program, *args, **kwargs: (
+        keys.append(program.key), real(backend, program, *args, **kwargs))[1])
+    host = numpy.random.default_rng(0).random((200, 200, 9))
+    assert host[:, :, 0].size > la._eager.MAX_ELEMENTS  # (smaller ones are computed at once)
+    f, expected = la.asarray(host).copy(), host.copy()  # (as lbm copies its input)
+    steps = []  # each step's programs (a size cut may split a step)
+    for k in range(6):
+        start = len(keys)
+        for np_, a in ((la, f), (numpy, expected)):
+            for i in range(9):
+                a[:, :, i] = np_.roll(a[:, :, i], 1 + i % 2, axis=i % 2)
+        la.eval(f)
+        steps.append(tuple(keys[start:]))
+        if k == 2:
+            _tiers.wait()  # (the background compile the runs so far started)
+    numpy.testing.assert_array_equal(numpy.asarray(f), expected)
+    stats = la.stats()
+    # (step 0 also computes the copy)
+    assert steps[1:] == [steps[1]] * 5 and len(steps[1]) == 1, steps
+    assert stats["compiles"] == 1 and stats["compiled_runs"] == 3, stats
+
+
 def test_programs_seen_once_are_never_compiled(auto, monkeypatch):
     """Gaussian elimination's shrinking slices: a new shape every step."""
     monkeypatch.setattr(_tiers, "LONG_RUN_S", float("inf"))  # a slow machine's pause

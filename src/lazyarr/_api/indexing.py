@@ -186,11 +186,16 @@ def _host_view(node, steps, probe_key, shape):
     (`buffer[probe_key]`, nothing copied), as the interpreter's slice would give, so a
     moving window `x[s:s + k]` builds and checks no slice node (profiled on
     benchmarks' windows: replaying the slice, its shape rule, group and site were 40%
-    of a window's getitem). None otherwise (the view's steps are recorded). The view's
+    of a window's getitem). None otherwise (the view's steps are recorded), and for a
+    view past the eager bound, which the operations on it record: a program taking
+    such views as inputs differs from the one taking their buffer once a compiled run
+    has left it in XLA's, and cannot donate the buffer (lbm's planes `f[:, :, i]`: its
+    first compiled program ran once, then two others needed compiling). The view's
     layout still follows its owner: a write into either re-derives it (`Array._node`);
     a view holding the buffer keeps it from being donated or shared in place."""
     value = node.value
-    if not steps or node.op is not INPUT or type(value) is not np.ndarray:
+    if not steps or node.op is not INPUT or type(value) is not np.ndarray \
+            or math.prod(shape) > _eager.MAX_ELEMENTS:
         return None
     state = _eager.DECISION.state
     if not (state[1] if state[0] is _settings.TOKEN[0] else _eager.enabled()):
