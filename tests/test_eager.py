@@ -465,3 +465,41 @@ def test_a_list_of_eager_results_is_stacked_at_once():
         np.testing.assert_array_equal(np.asarray(result), expected, strict=True)
     with la.use_eager(False):
         assert not _computed(la.array([x.mean(), x.max()]))
+
+
+@given(st.data())
+def test_a_list_of_eager_results_of_one_kind_is_numpys_array_of_them(data):
+    """The loop's `np.array(means)`: eager results of one shape and dtype, as a list or
+    a tuple, give NumPy's `np.array` of the NumPy values they hold, computed at once
+    and counted once; with one part of another dtype or shape, or a view among them,
+    NumPy's result (or NumPy's ValueError) all the same."""
+    dtype = data.draw(st.sampled_from(NUMERIC))
+    shape = data.draw(st.sampled_from([(), (3,), (2, 2)]))
+    count = data.draw(st.integers(1, 6))
+    numpys = [data.draw(arrays(dtype, shape)) for _ in range(count)]
+    parts = [_eager_result(a) for a in numpys]
+    container = data.draw(st.sampled_from([list, tuple]))
+    odd = data.draw(st.sampled_from([None, "dtype", "shape", "view"]))
+    if odd == "dtype":
+        other = np.ones(shape, np.int8 if dtype != np.int8 else np.float32)
+        numpys.append(other), parts.append(_eager_result(other))
+    elif odd == "shape":
+        other = np.ones(shape + (1,), dtype)
+        numpys.append(other), parts.append(_eager_result(other))
+    elif odd == "view":
+        whole = np.ones((2,) + shape, dtype)
+        numpys.append(whole[1]), parts.append(_eager_result(whole)[1])
+    try:
+        expected = np.array(container(numpys))
+    except ValueError:
+        with pytest.raises(ValueError):
+            la.array(container(parts))
+        return
+    before = _eager.count()
+    with la.count_flushes() as flushes:
+        result = la.array(container(parts))
+    assert flushes.count == 0 and _computed(result) and not result._scalar
+    if odd is None:
+        assert type(result._node) is SmallLeaf and _eager.count() == before + 1
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    np.testing.assert_array_equal(np.asarray(result), expected, strict=True)

