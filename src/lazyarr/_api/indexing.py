@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import _cuts, _dtypes, _eager, _settings
 from .._array import small_array
-from .._graph import INPUT, SmallLeaf, computed
+from .._graph import INPUT, Node, SmallLeaf, computed
 from .._placement import host_array as host_buffer
 from .._shared import EXPORTED, buffer_if_exported
 from .._views import compose, replay, step
@@ -118,12 +118,16 @@ def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{axis + k}; size of axis is {x.shape[axis + k]} but size of "
                              f"corresponding boolean axis is {n}")
-    return [("array", idx) for idx in np.nonzero(mask)]
+    # np.nonzero's indices are int64, in bounds and ours alone: leaves as they are, not
+    # checked and copied again as a caller's index arrays are (`_index_node`)
+    return [("array", leaf(idx, idx.shape, idx.dtype)) for idx in np.nonzero(mask)]
 
 
 def _index_node(index, size: int, axis: int):
     """A normalized int64 index node: checked now if its values are known, else in the
-    program."""
+    program; a mask's indices (`_mask_to_indices`) are one already."""
+    if isinstance(index, Node):
+        return index
     if isinstance(index, Array) and index._node.is_computed:
         index = host_buffer(index._node.value)
     elif isinstance(index, Array) and size == 0 and index.size:
