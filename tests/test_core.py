@@ -192,6 +192,32 @@ def test_loops_whose_shapes_shrink_are_cut_at_one_place(monkeypatch):
 
 
 @pytest.mark.usefixtures("lazy_graph")
+def test_loops_whose_shapes_shrink_are_cut_at_their_writes(monkeypatch):
+    """Gaussian elimination, cut where its iteration keeps least live although no place
+    repeats with its shapes: at the write `a[c:, c-1:] = ...` (the array alone is
+    live), not at the subtraction giving the block's new values, which a cut made an
+    output of its own, computed beside `a` and copied into it by the next program,
+    instead of computed into `a`'s region (in process, 1.16-1.37 s a run against
+    1.07-1.11 s at the writes)."""
+    from lazyarr import _cuts
+    ops = []
+    cut_at = _cuts._cut_at
+
+    def recording(node):
+        ops.append(node.op.name)
+        return cut_at(node)
+    monkeypatch.setattr(_cuts, "_cut_at", recording)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_loose_cut", None)
+    monkeypatch.setattr(_cuts, "_cheapest", None)
+    n = 120
+    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+    np.testing.assert_allclose(np.asarray(gauss(la, la.asarray(host))), gauss(np, host),
+                               rtol=1e-12)
+    assert len(ops) >= 8 and ops[-5:] == ["update_slice"] * 5, ops
+
+
+@pytest.mark.usefixtures("lazy_graph")
 def test_python_scalars_are_runtime_inputs_not_constants():
     x = la.asarray(np.arange(4.0))
     keys = []

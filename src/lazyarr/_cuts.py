@@ -185,8 +185,9 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
     cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
     if cheapest is None or extra < cheapest[0]:
         _set_cheapest(main, (extra, _local_signature(node), 1))
-    elif extra == cheapest[0] and _head(node) == cheapest[1][:4] \
-            and _local_signature(node) == cheapest[1]:
+    elif extra == cheapest[0] and node.op.name == cheapest[1][0] \
+            and node.dtype == cheapest[1][3] \
+            and _shapeless(_local_signature(node)) == _shapeless(cheapest[1]):
         _set_cheapest(main, (extra, cheapest[1], cheapest[2] + 1))
 
 
