@@ -293,9 +293,9 @@ _entry = st.one_of(st.integers(-7, 7), st.builds(slice, _bound, _bound,
 @given(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
        key=st.one_of(_entry, st.lists(_entry, min_size=1, max_size=3).map(tuple)))
 def test_plain_keys_translate_as_the_general_path_does(shape, key):
-    """The direct translation of keys of ints and slices (moving windows) gives the
-    general path's view steps, NumPy stand-in key and write target, or leaves the key
-    to it (an int out of bounds, too many entries)."""
+    """The direct translation of keys of ints, slices and None (moving windows,
+    `q[:, None]`) gives the general path's view steps, NumPy stand-in key and write
+    target, or leaves the key to it (an int out of bounds, too many entries, `...`)."""
     plain = indexing._plain(shape, key)
     x = la.zeros(shape)
     try:

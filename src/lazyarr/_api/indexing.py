@@ -282,26 +282,34 @@ _ALL = slice(None)
 
 
 def _plain(shape: tuple, key):
-    """`_basic`'s answer for a key of at most one Python int or slice per axis (its
-    bounds ints or None) with every int in bounds, built directly: a moving window
-    `x[s:s + k]` or `a[c:, c - 1:]` has a new key each time, and classifying and
-    expanding its entries first was half of its 3.7 us (profiled); None for any other
+    """`_basic`'s answer for a key of Python ints, slices (their bounds ints or None)
+    and None, at most one int or slice per axis, every int in bounds, built directly:
+    a moving window `x[s:s + k]` or `a[c:, c - 1:]` has a new key each time, and
+    classifying and expanding its entries first was half of its 3.7 us (profiled);
+    gauss's `q[:, None]` of a new shape each step took 20 us there. None for any other
     key (the general path)."""
     entries = key if type(key) is tuple else (key,)
-    if not entries or len(entries) > len(shape):
+    new_axes = entries.count(None)
+    if not entries or len(entries) - new_axes > len(shape):
         return None
-    starts, stops, strides, out_shape, probe_key = [], [], [], [], []
-    ints = True
-    for axis, n in enumerate(shape):
-        entry = entries[axis] if axis < len(entries) else _ALL
+    starts, stops, strides, sliced, out_shape, probe_key = [], [], [], [], [], []
+    ints = not new_axes
+    axis = 0
+    for entry in entries + (_ALL,) * (len(shape) + new_axes - len(entries)):
+        if entry is None:  # a new axis of length 1
+            out_shape.append(1)
+            probe_key.append(None)
+            continue
+        n = shape[axis]
+        axis += 1
         if type(entry) is int:
             if not -n <= entry < n:
                 return None  # (the general path's IndexError)
             i = entry % n
-            starts.append(i), stops.append(i + 1), strides.append(1)
+            starts.append(i), stops.append(i + 1), strides.append(1), sliced.append(1)
             probe_key.append(i)
             continue
-        if type(entry) is not slice:  # None or `...`: the general path
+        if type(entry) is not slice:  # `...`: the general path
             return None
         ints = False
         start, stop, stride = entry.indices(n)  # (ints or None: _hashable_key)
@@ -309,14 +317,14 @@ def _plain(shape: tuple, key):
         if not m:  # as in _basic_steps
             start, stop, stride = 0, 0, 1
         starts.append(start), stops.append(stop), strides.append(stride)
-        out_shape.append(m)
+        sliced.append(m), out_shape.append(m)
         probe_key.append(slice(start, None if stop < 0 else stop, stride))
     chain = []
     starts, stops, strides, out_shape = tuple(starts), tuple(stops), tuple(strides), \
         tuple(out_shape)
     if any(starts) or stops != shape or strides.count(1) != len(strides):
         chain.append(step("slice", starts=starts, stops=stops, steps=strides))
-    if len(out_shape) != len(shape):  # an int dropped its axis
+    if out_shape != tuple(sliced):  # an int dropped its axis, a None added one
         chain.append(step("reshape", shape=out_shape))
     chain = tuple(chain)
     return chain, tuple(probe_key) + (Ellipsis,), True, Target(chain, out_shape, None, True,
