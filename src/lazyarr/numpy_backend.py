@@ -60,8 +60,11 @@ class NumpyBackend:
         plan = _plan(program)
         # Each writable owned input's reference count now: one more reference later
         # (a view of it, another slot) means that something else would see the write.
+        # A view of a buffer nothing else holds is as writable (np.tensordot's product
+        # is a reshape of the one it computed: mlp's `h @ w + b` made a new array).
         held = {} if program.checks else {i: sys.getrefcount(slots[i]) for i in owned
-                                          if i < base and _writable(slots[i])}
+                                          if i < base and (_writable(slots[i])
+                                                           or _sole_view(slots[i]))}
         # Owned inputs that other inputs are NumPy views of (the scheduler owns them
         # with their views, see `_sole_owner_inputs`): counted in `held`, so written
         # only once no view is read any more (`pinned`: the views' last reader).
