@@ -163,6 +163,27 @@ def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
     assert len({key for _, key in steady}) == 1
 
 
+def _gauss_cuts(monkeypatch, n: int, what) -> list:
+    """`what(node)` of each node a size cut is made at while Gaussian elimination of an
+    n x n matrix runs from a clean slate (no cut place remembered); its result checked
+    against NumPy's."""
+    from lazyarr import _cuts
+    seen = []
+    cut_at = _cuts._cut_at
+
+    def recording(node):
+        seen.append(what(node))
+        return cut_at(node)
+    monkeypatch.setattr(_cuts, "_cut_at", recording)
+    monkeypatch.setattr(_cuts, "_last_cut", None)
+    monkeypatch.setattr(_cuts, "_loose_cut", None)
+    monkeypatch.setattr(_cuts, "_cheapest", None)
+    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+    np.testing.assert_allclose(np.asarray(gauss(la, la.asarray(host))), gauss(np, host),
+                               rtol=1e-12)
+    return seen
+
+
 @pytest.mark.usefixtures("lazy_graph")
 def test_loops_whose_shapes_shrink_are_cut_at_one_place(monkeypatch):
     """Gaussian elimination's trailing block shrinks every iteration, so no node of a
@@ -171,20 +192,7 @@ def test_loops_whose_shapes_shrink_are_cut_at_one_place(monkeypatch):
     shapes, within an iteration of the bound, rather than each waiting (and weighing
     every node) until it is forced."""
     from lazyarr import _cuts
-    depths = []
-    cut_at = _cuts._cut_at
-
-    def recording(node):
-        depths.append(node.depth)
-        return cut_at(node)
-    monkeypatch.setattr(_cuts, "_cut_at", recording)
-    monkeypatch.setattr(_cuts, "_last_cut", None)
-    monkeypatch.setattr(_cuts, "_loose_cut", None)
-    monkeypatch.setattr(_cuts, "_cheapest", None)
-    n = 80
-    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
-    np.testing.assert_allclose(np.asarray(gauss(la, la.asarray(host))), gauss(np, host),
-                               rtol=1e-12)
+    depths = _gauss_cuts(monkeypatch, 80, lambda node: node.depth)
     bound = _cuts.MAX_PENDING_DEPTH
     assert len(depths) >= 6 and max(depths) > 2 * bound, depths  # (one forced cut)
     forced = [k for k, depth in enumerate(depths) if depth > 2 * bound]
@@ -199,21 +207,7 @@ def test_loops_whose_shapes_shrink_are_cut_at_their_writes(monkeypatch):
     output of its own, computed beside `a` and copied into it by the next program,
     instead of computed into `a`'s region (in process, 1.16-1.37 s a run against
     1.07-1.11 s at the writes)."""
-    from lazyarr import _cuts
-    ops = []
-    cut_at = _cuts._cut_at
-
-    def recording(node):
-        ops.append(node.op.name)
-        return cut_at(node)
-    monkeypatch.setattr(_cuts, "_cut_at", recording)
-    monkeypatch.setattr(_cuts, "_last_cut", None)
-    monkeypatch.setattr(_cuts, "_loose_cut", None)
-    monkeypatch.setattr(_cuts, "_cheapest", None)
-    n = 120
-    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
-    np.testing.assert_allclose(np.asarray(gauss(la, la.asarray(host))), gauss(np, host),
-                               rtol=1e-12)
+    ops = _gauss_cuts(monkeypatch, 120, lambda node: node.op.name)
     assert len(ops) >= 8 and ops[-5:] == ["update_slice"] * 5, ops
 
 
