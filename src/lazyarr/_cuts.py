@@ -181,7 +181,9 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
     the fewest other arrays' bytes (`extra`, from `_extra_bytes`), and how often it
     came: a forced cut makes the next cuts wait for it if it came twice (a loop whose
     iteration is shorter than the bound: its cuts land where the iteration keeps
-    little live, and repeat)."""
+    little live, and repeat). A place comes again whatever its shapes: gauss's write
+    `a[c:, c-1:] = ...` has new shapes every iteration, and its cuts went to the
+    subtraction before it, which a cut there made an output of its own."""
     cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
     if cheapest is None or extra < cheapest[0]:
         _set_cheapest(main, (extra, _local_signature(node), 1))
