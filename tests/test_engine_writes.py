@@ -84,8 +84,9 @@ def test_a_matrix_products_result_is_reused_by_the_next_program(backend):
     shares NumPy's memory): the next program adds and takes the tanh in the product's
     buffer, as NumPy's temporaries are reused (it made two new arrays, 110 against
     NumPy's 67 ms a forward pass)."""
-    if backend != "numpy":
-        pytest.skip("the interpreter's buffers (XLA's results are its own)")
+    if backend != "numpy":  # (the suite runs XLA's parameter compiled)
+        pytest.skip("checks the NumPy interpreter's reuse of its own buffers; under XLA "
+                    "the programs are compiled and the results are XLA's buffers")
     rng = numpy.random.default_rng(0)
     x, w, b = rng.random((64, 256)), rng.random((256, 256)), rng.random(256)
     p = la.asarray(x) @ la.asarray(w)

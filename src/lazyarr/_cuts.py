@@ -41,8 +41,8 @@ _last_cut: tuple | None = None
 _loose_cut: tuple | None = None
 _cuts = threading.local()
 # While a cut waits for its place: the fewest other arrays' bytes a cut would compute
-# at a place seen, that place's signature and how often it came (see `_weigh`; other
-# threads' in `_cuts.cheapest`).
+# at a place seen, that place's signature, how often it came, and the signature without
+# shapes that counts it (see `_weigh`; other threads' in `_cuts.cheapest`).
 _cheapest: tuple | None = None
 
 
@@ -186,11 +186,12 @@ def _weigh(node: Node, group, main: bool, extra: int) -> None:
     subtraction before it, which a cut there made an output of its own."""
     cheapest = _cheapest if main else getattr(_cuts, "cheapest", None)
     if cheapest is None or extra < cheapest[0]:
-        _set_cheapest(main, (extra, _local_signature(node), 1))
-    elif extra == cheapest[0] and node.op.name == cheapest[1][0] \
-            and node.dtype == cheapest[1][3] \
-            and _shapeless(_local_signature(node)) == _shapeless(cheapest[1]):
-        _set_cheapest(main, (extra, cheapest[1], cheapest[2] + 1))
+        signature = _local_signature(node)
+        _set_cheapest(main, (extra, signature, 1, _shapeless(signature)))
+    elif extra == cheapest[0] and node.op.name == cheapest[3][0] \
+            and node.dtype == cheapest[3][1] \
+            and _shapeless(_local_signature(node)) == cheapest[3]:
+        _set_cheapest(main, cheapest[:2] + (cheapest[2] + 1, cheapest[3]))
 
 
 def _set_cheapest(main: bool, cheapest: tuple | None) -> None:

@@ -20,10 +20,10 @@ the backend says it compiles to something slower than the interpreter runs (its
 optional `slower_ops(platform)`: XLA's CPU sort and convolution) is never compiled. A
 program already compiled (memory) or found in the disk cache runs compiled at once;
 after its first timed run the interpreter runs it once, to measure it, so a cached
-program slower than the interpreter goes back as well. What was measured (the interpreted best, the timed
-compiled runs, the verdict) is kept with the disk-cache entry (the backend's optional
-`remember`), so the next process takes up from there: a program found slower compiled
-is interpreted from its first run. A program holding what the backend does not compute
+program slower than the interpreter goes back as well. What was measured (the
+interpreted best, the timed compiled runs, the verdict) is kept with the disk-cache
+entry (the backend's optional `remember`), so the next process takes up from there: a
+program found slower compiled is interpreted from its first run. A program holding what the backend does not compute
 as NumPy does on its platform (its optional `unfaithful(platform)`: a TPU's float64)
 runs on the NumPy interpreter, whatever the tier. A background compile that fails
 leaves the program on the interpreter and is counted once in `stats()`
