@@ -212,15 +212,38 @@ def test_loops_whose_shapes_shrink_are_cut_at_their_writes(monkeypatch):
 
 
 @pytest.mark.usefixtures("lazy_graph")
-def test_python_scalars_are_runtime_inputs_not_constants():
+def test_python_scalars_are_constants_until_their_value_changes():
+    """A structure's host scalars are compiled in while they keep the value of its first
+    flush; a scalar that takes another is a runtime input from then on: one program for
+    every later value (one more than before, as for a moving slice)."""
     x = la.asarray(np.arange(4.0))
-    keys = []
-    for factor in (0.99, 0.98):
-        y = x * factor
+    keys, constants = [], []
+    for factor in (0.99, 0.99, 0.98, 0.97, 0.99):
+        y = x * factor + 2.0
         program, inputs = linearize(topological_order([y._node]), [y._node])
         keys.append(program.key)
+        constants.append(sorted(ins.op.ref(**dict(ins.attrs)).item()
+                                for ins in program.instructions if ins.op.name == "constant"))
+        assert program.operations() == 2
         assert any(np.ndim(v) == 0 and v == factor for v in inputs)
-    assert keys[0] == keys[1]
+        np.testing.assert_array_equal(np.asarray(y), np.arange(4.0) * factor + 2.0)
+    # 2.0 never changes: always compiled in; the factor only until it changed.
+    assert constants == [[0.99, 2.0], [0.99, 2.0], [2.0], [2.0], [2.0]]
+    assert keys[0] == keys[1] and keys[2] == keys[3] == keys[4] and keys[1] != keys[2]
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_constants_keep_their_bits():
+    """A compiled-in scalar is its bytes: NaN is one value (its structure's program is
+    kept), and -0.0 is not 0.0."""
+    x = la.asarray(np.arange(1.0, 4.0))
+    keys = []
+    for value in (float("nan"), float("nan"), -0.0, 0.0):
+        y = x * value
+        keys.append(linearize(topological_order([y._node]), [y._node])[0].key)
+        with np.errstate(divide="ignore"):
+            np.testing.assert_array_equal(1 / np.asarray(y), 1 / (np.arange(1.0, 4.0) * value))
+    assert keys[0] == keys[1] and keys[1] != keys[2] and keys[2] == keys[3]
 
 
 def test_user_numpy_arrays_are_not_aliased():
@@ -476,6 +499,32 @@ def test_a_stencil_line_keeps_static_offsets_wherever_a_program_starts():
     window = [_program(a[i:i + 5] * 2)[0] for i in (3, 7, 11)]  # one line: it moves
     assert "dynamic_slice" in ops(window[1])
     assert window[1].key == window[2].key
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_a_write_is_compiled_for_its_position_until_it_moves():
+    """`x[a:b] = v` whose position stays put carries it in the program (`at`: XLA makes
+    such a write a pad fused with its values); a write whose position moves at its
+    line of code takes it as a runtime input: every later position, one program."""
+    def written(x, i):
+        y = x.copy()
+        y[i:i + 3] = x[:3] * 2  # one line of code, one site
+        return y
+
+    def write(program):
+        (ins,) = [ins for ins in program.instructions if ins.op.name == "update_slice"]
+        return dict(ins.attrs).get("at")
+    data = np.arange(12.0)
+    x = la.asarray(data)
+    still = [_program(written(x, 4))[0] for _ in range(3)]
+    assert [write(p) for p in still] == [(4,)] * 3 and still[0].key == still[2].key
+    moving = [_program(written(x, i))[0] for i in (5, 6, 8)]
+    assert [write(p) for p in moving] == [None] * 3
+    assert moving[0].key == moving[1].key == moving[2].key != still[0].key
+    for i in (4, 5, 6, 8):  # either way, NumPy's values
+        expected = data.copy()
+        expected[i:i + 3] = data[:3] * 2
+        np.testing.assert_array_equal(np.asarray(written(x, i)), expected)
 
 
 @st.composite

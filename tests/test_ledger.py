@@ -29,8 +29,8 @@ def ledger(tmp_path, monkeypatch):
     _ledger.forget()
 
 
-def _program(n=8, factor=2.0):
-    x = la.asarray(numpy.arange(float(n)))
+def _program(n=8, factor=2.0, start=0.0):
+    x = la.asarray(numpy.arange(start, start + n))
     y = x * factor + 1.0  # (one line: the program's last user line)
     program, _ = _flush.linearize(topological_order([y._node]), [y._node])
     return program
@@ -42,7 +42,12 @@ def test_verdicts_outlive_the_process_that_found_them(ledger):
     _ledger.record(one, "xla:cpu", ledger, _ledger.SLOWER)
     _ledger.forget()  # as a new process: read from the file
     assert _ledger.verdict(one, "xla:cpu", ledger) == _ledger.SLOWER
-    assert _ledger.verdict(_program(8, 3.0), "xla:cpu", ledger) == _ledger.SLOWER  # data
+    assert _ledger.verdict(_program(8, start=5.0), "xla:cpu", ledger) == _ledger.SLOWER  # data
+    # a scalar that changed: a runtime input from then on (another program, compiled in
+    # no more), the same structure and verdict
+    changed = _program(8, 3.0)
+    assert changed.key != one.key
+    assert _ledger.verdict(changed, "xla:cpu", ledger) == _ledger.SLOWER
     assert _ledger.verdict(other, "xla:cpu", ledger) is None  # another shape
     assert _ledger.verdict(one, "xla:gpu", ledger) is None    # another platform
     _ledger.record(one, "xla:cpu", ledger, _ledger.FASTER)

@@ -138,8 +138,12 @@ def test_recompile_reasons_name_dtypes_operations_attributes_and_scalar_kinds():
     y = la.asarray(numpy.ones((4, 5)))
     assert _observe.nearest_difference([program(x + 1.0)], program((x + y) * 2.0)).startswith(
         "new input: (4, 5) float64; ")
-    # The nearest of several earlier programs is the one named.
-    assert _observe.nearest_difference([base, times], program(x * 3.5)) == (
+    # A scalar compiled in that takes another value is named; the structure's program
+    # for every later value is then the same. The nearest earlier program is the one named.
+    other = program(x * 3.5)
+    assert _observe.nearest_difference([base, times], other) == (
+        "input 1, a scalar compiled in as 2.5, took another value: a runtime input from now on")
+    assert _observe.nearest_difference([base, times, other], program(x * 4.5)) == (
         "the same structure again (the backend compiled it anew: other inputs donated, "
         "or its cache was dropped)")
 
@@ -273,22 +277,37 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     # `a` is live and pending: the flush computes it too, and it is listed as a result.
     assert lines[0] == ("pending graph: 4 operations on 3 inputs; the flush also computes "
                         "1 other live array sharing this work:")
-    assert "scalar 0.75 (a runtime input)" in text and "offsets [3] (a runtime input)" in text
+    # The structure's first flush compiles its scalar in; its offsets are runtime inputs.
+    assert "scalar 0.75 (compiled in as a constant, below)" in text
+    assert "offsets [3] (a runtime input)" in text
+    constant = [r for r in lines if " constant " in r]
+    assert len(constant) == 1 and constant[0].split()[2] == "0.75"
     multiply = [r for r in lines if " multiply " in r]
     assert len(multiply) == 1 and multiply[0].endswith(f"at {short(line)}  => a live array")
+    assert multiply[0].split()[3] == constant[0].split()[0]
     slot = multiply[0].split()[0]
     add = [r for r in lines if " add " in r]
     assert len(add) == 1 and add[0].split()[2] == slot and add[0].endswith("=> the array")
     assert f"at {short(line + 1)}  =>" in add[0]
-    assert ("program: 4 operations, 2 results; inputs: 1 array (64 bytes), 1 runtime scalar "
-            "(float64), 1 runtime offset") in text
+    assert ("program: 4 operations, 2 results; inputs: 1 array (64 bytes), 0 runtime scalars, "
+            "1 runtime offset, 1 scalar compiled in") in text
     if backend == "xla":
         assert text.endswith("  xla backend on cpu: not compiled yet\n"
                              "  tier: compiled before it runs (LAZYARR_TIER=compile)")
-        numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
-        half = x * 0.5
-        again = half + half[6]  # the same structure: other scalars and offsets
-        assert "compiled, in the memory cache" in la.explain(again)
+    numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
+    # Another value: the scalar is a runtime input of the structure from then on, and a
+    # third value runs that same program.
+    half = x * 0.5
+    again = half + half[6]
+    text = la.explain(again)
+    assert "scalar 0.5 (a runtime input)" in text and " constant " not in text
+    assert ("program: 4 operations, 2 results; inputs: 1 array (64 bytes), 1 runtime scalar "
+            "(float64), 1 runtime offset") in text
+    numpy.testing.assert_array_equal(numpy.asarray(again), numpy.arange(8.0) * 0.5 + 3.0)
+    quarter = x * 0.25
+    third = quarter + quarter[5]
+    if backend == "xla":
+        assert "compiled, in the memory cache" in la.explain(third)
     else:
         assert "interpreted instruction by instruction with NumPy" in text
     numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
@@ -320,8 +339,9 @@ def test_explain_lowered_shows_the_backends_program(backend):
     y = la.asarray(numpy.ones(4)) * 2.0
     text = la.explain(y, lowered=True)
     assert f"lowered program ({backend} backend):" in text
+    # (the scalar compiled in: its structure's first flush)
     assert ("stablehlo.multiply" in text) if backend == "xla" else \
-        ("= numpy.multiply(%0, %1)" in text)
+        ("%2 = numpy.float64(2.0)" in text and "= numpy.multiply(%0, %2)" in text)
     assert float(y.sum()) == 8.0
 
 

@@ -14,6 +14,7 @@ from . import _backend, _flush, _tiers
 from ._array import Array
 from ._graph import topological_order
 from ._observe import short_name
+from .backend_api import compiled_in
 
 _ATTR_WIDTH = 48
 
@@ -108,7 +109,7 @@ def _host_view(node) -> bool:
 
 
 def _graph_lines(program, inputs, arrays, nodes, roots) -> list[str]:
-    n_in, n_ops = len(program.input_specs), len(program.instructions)
+    n_in, n_ops = len(program.input_specs), program.operations()
     extra = len(roots) - len({id(n) for n in nodes if not n.is_computed})
     head = f"pending graph: {_plural(n_ops, 'operation')} on {_plural(n_in, 'input')}"
     if extra:
@@ -125,9 +126,12 @@ def _graph_lines(program, inputs, arrays, nodes, roots) -> list[str]:
             else "a live array"
         results.setdefault(slot, []).append(label)
     rows = []
+    compiled = compiled_in(program)[0]
     for i, ((shape, dtype), value) in enumerate(zip(program.input_specs, inputs)):
         if i in offsets:
             what = f"offsets {list(map(int, value))} (a runtime input)"
+        elif i in compiled:
+            what = f"scalar {compiled[i]!r} (compiled in as a constant, below)"
         elif type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
             what = f"scalar {value.item()!r} (a runtime input)"
         else:
@@ -139,6 +143,10 @@ def _graph_lines(program, inputs, arrays, nodes, roots) -> list[str]:
         attrs = _attrs(ins.attrs)
         site = program.sites[k] if k < len(program.sites) else None
         where = f"at {short_name(site)}" if site else ""
+        if ins.op is _flush.CONSTANT:  # (its value, not its bytes)
+            attrs = repr(ins.op.ref(**dict(ins.attrs)).item())
+            where = (f"the value of %{dict(ins.attrs)['input']} while it stays the same "
+                     "(then a runtime input)")
         rows.append((f"%{slot}", ins.op.name, (operands + " " + attrs).strip(),
                      f"{ins.shape} {ins.dtype}", where))
     widths = [max(len(r[c]) for r in rows) for c in range(4)]
@@ -158,20 +166,24 @@ def _offset_slots(program) -> set[int]:
 
 
 def _program_lines(program, inputs) -> list[str]:
-    offsets = _offset_slots(program)
+    offsets, unread = _offset_slots(program), compiled_in(program)[0]
     scalars = [i for i, (shape, _) in enumerate(program.input_specs)
-               if shape == () and type(inputs[i]).__module__ == "numpy" and i not in offsets]
-    arrays = [i for i in range(len(inputs)) if i not in offsets and i not in scalars]
+               if shape == () and type(inputs[i]).__module__ == "numpy" and i not in offsets
+               and i not in unread]
+    arrays = [i for i in range(len(inputs)) if i not in offsets and i not in scalars
+              and i not in unread]
     data = sum(_nbytes(*program.input_specs[i]) for i in arrays)
     scalar_kinds = sorted({str(program.input_specs[i][1]) for i in scalars})
-    lines = [f"program: {_plural(len(program.instructions), 'operation')}, "
+    lines = [f"program: {_plural(program.operations(), 'operation')}, "
              f"{_plural(len(program.outputs), 'result')}; inputs: "
              f"{_plural(len(arrays), 'array')} ({data} bytes), "
              f"{_plural(len(scalars), 'runtime scalar')}"
              + (f" ({', '.join(scalar_kinds)})" if scalar_kinds else "")
-             + f", {_plural(len(offsets), 'runtime offset')}",
+             + f", {_plural(len(offsets), 'runtime offset')}"
+             + (f", {_plural(len(unread), 'scalar')} compiled in" if unread else ""),
              "  (runtime scalars and offsets are inputs: other values run the same program; "
-             "other shapes, dtypes or operations make another)"]
+             "a scalar compiled in is made one once its value changes; other shapes, "
+             "dtypes or operations make another)"]
     backend = _backend.current()
     state = getattr(backend, "cache_state", None)
     where = f"{backend.name} backend on {backend.device}"

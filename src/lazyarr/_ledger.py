@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import threading
 
-from .backend_api import cache_directory, write_atomically
+from .backend_api import cache_directory, compiled_in, write_atomically
 
 FILE = "tiers.json"
 MAX_ENTRIES = 4096
@@ -42,17 +42,20 @@ _coarse: dict = {}     # label -> set of the entries' coarse keys
 def _coarse_key(program) -> str:
     site = program.sites[-1] if program.sites else None
     where = f"{site[0]}:{site[1]}" if site else "?"
-    return f"{len(program.instructions)}@{where}"
+    return f"{program.operations()}@{where}"
 
 
 def fingerprint(program) -> str:
     """The program's coarse key and a checksum of its structure (stable across
-    processes, unlike `hash`)."""
+    processes, unlike `hash`), whatever values its scalars take: a verdict on a loop's
+    body holds for its first flush, whose scalars are compiled in, as for the later
+    ones, where the scalars that change are runtime inputs (`_flush._Known`)."""
     import zlib  # noqa: PLC0415  (json and zlib: 2 ms of `import lazyarr`, needed later)
     parts = [f"{shape}{dtype.char}" for shape, dtype in program.input_specs]
-    for ins in program.instructions:
+    _, instructions, outputs = compiled_in(program)
+    for ins in instructions:
         parts.append(f"{ins.op.name}{ins.inputs}{ins.attrs}{ins.shape}{ins.dtype.char}")
-    parts.append(str(program.outputs))
+    parts.append(str(outputs))
     return f"{_coarse_key(program)}#{zlib.crc32(';'.join(parts).encode()):08x}"
 
 

@@ -24,6 +24,7 @@ from collections import Counter
 from itertools import zip_longest
 
 from ._errors import user_site
+from .backend_api import compiled_in
 
 CATEGORIES = ("flush", "compile", "cut", "fallback", "transfer")
 CUT_CAUSES = frozenset({"size"})  # flushes the scheduler made itself, to bound a graph
@@ -215,7 +216,7 @@ def _duration(seconds: float) -> str:
 
 
 def _program_size(program) -> str:
-    n, k = len(program.instructions), len(program.input_specs)
+    n, k = program.operations(), len(program.input_specs)
     return (f"{n} operation{'s' if n != 1 else ''}, {k} input{'s' if k != 1 else ''}")
 
 
@@ -378,8 +379,10 @@ def _instruction_differences(k: int, old, new, out: list) -> None:
 
 def differences(old, new) -> list[tuple[str, str]]:
     """How program `new` differs from `old`, as (kind, description) pairs, inputs first:
-    a shape, a dtype, an operation, an attribute, a new scalar kind, a size."""
+    a shape, a dtype, an operation, an attribute, a new scalar kind, a size; else a
+    scalar compiled in that took another value."""
     out: list = []
+    (old_values, old_body, _), (new_values, new_body, _) = compiled_in(old), compiled_in(new)
     before, after = Counter(old.input_specs), Counter(new.input_specs)
     if before != after:
         differing = [k for k, (a, b) in enumerate(zip(old.input_specs, new.input_specs))
@@ -395,19 +398,26 @@ def differences(old, new) -> list[tuple[str, str]]:
                 many = f"{n} x " if n > 1 else ""
                 out.append(("inputs", f"input{'s' if n > 1 else ''} gone: {many}{shape} "
                                       f"{dtype}"))
-    for k, (a, b) in enumerate(zip_longest(old.instructions, new.instructions)):
+    for k, (a, b) in enumerate(zip_longest(old_body, new_body)):
         if a is None:
             out.append(("op", f"new operation: {b.op.name} (operation {k}, "
-                              f"{len(new.instructions)} operations, was "
-                              f"{len(old.instructions)})"))
+                              f"{len(new_body)} operations, was {len(old_body)})"))
         elif b is None:
-            out.append(("op", f"fewer operations: {len(new.instructions)}, was "
-                              f"{len(old.instructions)}"))
+            out.append(("op", f"fewer operations: {len(new_body)}, was {len(old_body)}"))
             break
         else:
             _instruction_differences(k, a, b, out)
     if old.outputs != new.outputs and len(old.outputs) != len(new.outputs):
         out.append(("outputs", f"{len(new.outputs)} results, was {len(old.outputs)}"))
+    if not out:  # (the scalars compiled in: named only where nothing else differs)
+        for i in sorted(old_values.keys() | new_values.keys()):
+            was, now = old_values.get(i), new_values.get(i)
+            if now is None:
+                out.append(("constant", f"input {i}, a scalar compiled in as {was!r}, took "
+                                        "another value: a runtime input from now on"))
+            elif was is None or repr(was) != repr(now):
+                out.append(("constant", f"input {i} compiled in as {now!r}"
+                                        + (f", was {was!r}" if was is not None else "")))
     return out
 
 

@@ -362,6 +362,25 @@ def _iota(shape, dtype, axis):
     return np.broadcast_to(ramp.reshape((-1,) + (1,) * (len(shape) - axis - 1)), shape)
 
 
+def _constant_shape(shapes, value, dtype, input):
+    operand_count(shapes, 0)
+    require(len(value) == np.dtype(dtype).itemsize, f"{len(value)} bytes for one {dtype}")
+    return ()
+
+
+def _constant_dtype(dtypes, value, dtype, input):
+    return np.dtype(dtype)
+
+
+@primitive("constant", _constant_shape, _constant_dtype)
+def _constant(value, dtype, input):
+    """A 0-d value known when the program is built (its bytes: NaNs and signed zeros
+    compare as they are): the scheduler makes the host scalar of runtime input `input`
+    one while it keeps its value from flush to flush (`_flush._Known`); that input is
+    then read by no instruction."""
+    return np.frombuffer(value, dtype).reshape(()).copy()
+
+
 def _take_shape(shapes, axis):
     operand_count(shapes, 2)
     x, idx = shapes

@@ -20,7 +20,7 @@ def _first(shapes_or_dtypes, **_):
     return shapes_or_dtypes[0]
 
 
-def _update_slice_shape(shapes, steps):
+def _update_slice_shape(shapes, steps, at=None):
     operand_count(shapes, 3)
     x, values, starts = shapes
     require(len(values) == len(x) == len(steps) and starts == (len(x),) and 0 not in steps,
@@ -50,13 +50,15 @@ def _region(starts, lengths, steps) -> tuple:
 
 
 @primitive("update_slice", _update_slice_shape, _written_dtype(values=1, positions=2))
-def _update_slice(x, values, starts, steps):
+def _update_slice(x, values, starts, steps, at=None):
     """x with `values` written at x[start::step, ...] (starts: an int64 vector input,
-    so writes at different positions run the same program)."""
+    so writes at different positions run the same program). `at`, when the scheduler
+    gives it, is the starts' value as a tuple, part of the program's key: a write that
+    never moves may be compiled for its place (`_flush.linearize`)."""
     return _update_slice_into(x.copy(), values, starts, steps)
 
 
-def _update_slice_into(x, values, starts, steps):
+def _update_slice_into(x, values, starts, steps, at=None):
     x[_region(starts, values.shape, steps)] = values
     return x
 

@@ -141,6 +141,40 @@ class Program:
         """The checks of instruction `k`, in order."""
         return tuple(c for c in self.checks if c.instruction == k)
 
+    def operations(self) -> int:
+        """How many instructions compute: all but the "constant"s, each the value of a
+        host scalar input compiled in while it keeps that value (that input is then
+        read by no instruction). A program's constants come first."""
+        constant, count = OPS["constant"], 0
+        for ins in self.instructions:
+            if ins.op is not constant:
+                break
+            count += 1
+        return len(self.instructions) - count
+
+
+def compiled_in(program: Program) -> tuple[dict[int, Any], tuple[Instruction, ...], tuple]:
+    """The host scalars compiled in ({input position: value}, from the leading
+    "constant"s), and the other instructions and the outputs with each slot named as in
+    the same program without constants (a constant by the input it stands for): what a
+    program is whatever values its scalars take, to compare or fingerprint."""
+    base, values, stands_for = len(program.input_specs), {}, []
+    for ins in program.instructions:
+        if ins.op is not OPS["constant"]:
+            break
+        attrs = dict(ins.attrs)
+        values[attrs["input"]] = ins.op.ref(**attrs).item()
+        stands_for.append(attrs["input"])
+    count = len(stands_for)
+    if not count:
+        return values, program.instructions, program.outputs
+
+    def ref(r: int) -> int:
+        return r if r < base else stands_for[r - base] if r < base + count else r - count
+    return (values, tuple([ins._replace(inputs=tuple([ref(r) for r in ins.inputs]))
+                           for ins in program.instructions[count:]]),
+            tuple([ref(r) for r in program.outputs]))
+
 
 def operands(program: Program, read_late: bool = False) -> list[tuple[int, ...]]:
     """Per instruction, the slots of its operands; with `read_late`, a slice of

@@ -123,6 +123,10 @@ class NumpyBackend:
         lines = [f"%{i} = input {shape} {dtype}"
                  for i, (shape, dtype) in enumerate(program.input_specs)]
         for k, ins in enumerate(program.instructions):
+            if ins.op is CONSTANT:
+                value = ins.op.ref(**dict(ins.attrs))
+                lines.append(f"%{base + k} = numpy.{value.dtype}({value.item()!r})")
+                continue
             ref = ins.op.ref
             name = f"{getattr(ref, '__module__', None) or 'numpy'}.{ref.__name__}"
             args = [f"%{i}" for i in ins.inputs] + [f"{a}={v!r}" for a, v in ins.attrs]
@@ -179,6 +183,10 @@ def _plan(program) -> tuple:
             checked, ref, attrs = summed[k]
             built.append(_Step(checked, ref, inputs, attrs, None, (), released, None))
             continue
+        if ins.op is CONSTANT:  # (its value made once: a copy a run)
+            built.append(_Step(ins, ins.op.ref(**dict(ins.attrs)).copy, (), {}, None, (),
+                               released, None))
+            continue
         first = inputs[0] if inputs else None
         # A write may go into its target (operand 0): read by nothing after it, no
         # output, not another operand too (see `_owns` for what is checked at run time).
@@ -205,7 +213,7 @@ def _plan(program) -> tuple:
     return plan
 
 
-UPDATE_SLICE = OPS["update_slice"]
+UPDATE_SLICE, CONSTANT = OPS["update_slice"], OPS["constant"]
 
 
 def _computed_writes(steps: list, program, base: int, outputs: set, last: dict) -> None:

@@ -44,7 +44,8 @@ def test_it_counts_and_caches_plans(backend):
     stats = np.stats()
     assert backend.instructions_run - before == stats["nodes_evaluated"] > 0
     assert stats["example_instructions"] == stats["nodes_evaluated"]
-    assert stats["compiles"] == 1 and stats["memory_cache_hits"] == 2  # scalars are inputs
+    # the scalar compiled in at first, then a runtime input once it changed
+    assert stats["compiles"] == 2 and stats["memory_cache_hits"] == 1
 
 
 def test_checks_are_raised_after_the_program_ran():

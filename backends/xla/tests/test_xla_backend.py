@@ -47,15 +47,21 @@ def test_jax_configuration_is_untouched():
     assert not jax.config.jax_enable_x64
 
 
-def test_python_scalars_are_runtime_inputs():
+def test_python_scalars_that_change_are_runtime_inputs():
+    """A scalar is compiled in until its value changes; then one more program runs
+    every later value."""
     x = np.asarray(numpy.ones(1000))
     (x * 0.99).sum().item()
     compiles = np.stats()["compiles"] + np.stats()["disk_cache_hits"]
+    (x * 0.99).sum().item()
+    assert np.stats()["memory_cache_hits"] == 1
     (x * 0.98).sum().item()
-    (x * 7.0).sum().item()
+    assert np.stats()["compiles"] + np.stats()["disk_cache_hits"] == compiles + 1
+    seven, less = (x * 7.0).sum().item(), (x * -2.5).sum().item()
+    assert (seven, less) == (7000.0, -2500.0)
     stats = np.stats()
-    assert stats["compiles"] + stats["disk_cache_hits"] == compiles
-    assert stats["memory_cache_hits"] == 2
+    assert stats["compiles"] + stats["disk_cache_hits"] == compiles + 1
+    assert stats["memory_cache_hits"] == 3
 
 
 def test_a_long_loop_runs_from_the_cache():

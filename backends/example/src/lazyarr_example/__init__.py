@@ -46,6 +46,7 @@ class Plan:
                             program.checks_of(k))
                        for k, (ins, released) in enumerate(zip(program.instructions,
                                                                frees(program)))]
+        self._operations = program.operations()  # (its constants are not counted)
 
     def run(self, inputs: Sequence, program=None, *, block: bool = True) -> RunResult:
         """Step by step on the host: it has finished when it returns (`block` is moot)."""
@@ -68,12 +69,12 @@ class Plan:
                 slots.append(value)
                 for i in step.frees:
                     slots[i] = None
-        self._backend.count(len(self._steps))
+        self._backend.count(self._operations)
         if failed is not None:
             raise failed.error(failed.message)
         outputs = [slots[i] for i in self._program.outputs]
         return RunResult(outputs, Events(run_seconds=time.perf_counter() - start,
-                                         extra={"example_instructions": len(self._steps)}))
+                                         extra={"example_instructions": self._operations}))
 
 
 class ExampleBackend:
@@ -86,7 +87,7 @@ class ExampleBackend:
         if device != "cpu":
             raise ValueError(f"the example backend runs on 'cpu' only, not {device!r}")
         self.device = device
-        self.instructions_run = 0  # the counter: instructions run by every plan
+        self.instructions_run = 0  # the counter: operations run by every plan
         self._plans: dict[tuple, Plan] = {}
         self._lock = threading.Lock()
 

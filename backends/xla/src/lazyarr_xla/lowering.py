@@ -346,6 +346,10 @@ def _slice(x, starts, stops, steps):
     return x[index]
 
 
+def _constant(value, dtype, input):
+    return jnp.asarray(np.frombuffer(value, dtype).reshape(()))
+
+
 def _iota(shape, dtype, axis):
     return lax.broadcasted_iota(dtype, shape, axis)
 
@@ -447,6 +451,7 @@ LOWERINGS = {
     op("slice"): _slice,
     op("concatenate"): lambda *xs, axis: jnp.concatenate(xs, axis=axis),
     op("iota"): _iota,
+    op("constant"): _constant,
     op("take"): _take,
     op("einsum"): _einsum,
 }

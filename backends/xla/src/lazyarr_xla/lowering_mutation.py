@@ -42,23 +42,31 @@ def _strided_write(x, values) -> bool:
     return block <= STRIDED_BLOCK_BYTES
 
 
-def _update_slice_cpu(x, values, starts, steps):
+def _update_slice_cpu(x, values, starts, steps, at=None):
     """`_update_slice`, with a strided write of one index as a select (see above)."""
     if values.size and all(step == 1 for step in steps) and _strided_write(x, values):
         where = True
         for axis in range(x.ndim):
             if values.shape[axis] != x.shape[axis]:
                 where = where & (lax.broadcasted_iota(starts.dtype, x.shape, axis)
-                                 == starts[axis])
+                                 == _starts(starts, at)[axis])
         return jnp.where(where, values, x)
-    return _update_slice(x, values, starts, steps)
+    return _update_slice(x, values, starts, steps, at)
 
 
-def _update_slice(x, values, starts, steps):
+def _starts(starts, at) -> list:
+    """Per axis, the write's start: known when the scheduler gives `at` (XLA then
+    makes a write covering most of its target a pad fused with the values, run on
+    every core, where a write at runtime starts is an in-place update on one)."""
+    return list(at) if at is not None else [starts[i] for i in range(starts.shape[0])]
+
+
+def _update_slice(x, values, starts, steps, at=None):
     if values.size == 0:
         return x
+    starts = _starts(starts, at)
     if all(step == 1 for step in steps):
-        return lax.dynamic_update_slice(x, values, [starts[i] for i in range(x.ndim)])
+        return lax.dynamic_update_slice(x, values, starts)
     # A strided region: spread `values` with interior padding over the span it covers,
     # and write that span back with the elements in between kept.
     lows, spans, config = [], [], []

@@ -20,9 +20,11 @@ from typing import Sequence
 import jax
 
 from lazyarr.backend_api import (CONTRACT_VERSION, Events, Instruction, Program,
-                                 RunResult, frees)
+                                 RunResult, frees, op)
 
 from . import memory_cache
+
+CONSTANT = op("constant")
 
 
 class OpByOp:
@@ -61,6 +63,9 @@ class OpByOp:
         slots = list(inputs)
         reads = []  # the check readers, in program order
         for k, (ins, released) in enumerate(zip(program.instructions, frees(program))):
+            if ins.op is CONSTANT:  # the value of the input it stands for: no executable
+                slots.append(slots[dict(ins.attrs)["input"]])
+                continue
             args = [slots[i] for i in ins.inputs]
             single, executable = self._executable(program, k, ins, args, events)
             ran = executable.run(args, single, block=False)
