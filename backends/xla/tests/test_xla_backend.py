@@ -64,6 +64,31 @@ def test_python_scalars_that_change_are_runtime_inputs():
     assert stats["memory_cache_hits"] == 3
 
 
+def test_a_grid_read_by_several_slices_is_computed_whole():
+    """A stencil's grid (a result two or more slices read) is kept whole by an
+    optimization barrier: else XLA folds the slices back into the step that wrote the
+    grid and computes a program's steps again and again. Values are NumPy's."""
+    from lazyarr_xla import _stencil_sources  # noqa: PLC0415
+    data = numpy.random.default_rng(2).normal(size=(30, 30))
+    z, expected = np.asarray(data), data.copy()
+    with np.use_eager(False):  # (recorded, not computed at once: they are small)
+        for a, xp in ((z, np), (expected, numpy)):
+            for _ in range(3):
+                inner = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+                a[1:-1, 1:-1] = xp.where(inner > 0, inner, 0.5 * inner)
+        text = np.explain(z, lowered=True)
+    assert text.count("stablehlo.optimization_barrier") == 2  # steps 1 and 2's grids
+    numpy.testing.assert_allclose(numpy.asarray(z), expected, rtol=1e-14, atol=1e-15)
+    # Read by one slice only (or by none), a result is XLA's to fuse.
+    from lazyarr._flush import linearize  # noqa: PLC0415
+    from lazyarr._graph import topological_order  # noqa: PLC0415
+    with np.use_eager(False):
+        y = np.asarray(data) * 2
+        once = y[1:] + 1
+        program = linearize(topological_order([once._node]), [once._node])[0]
+    assert _stencil_sources(program) == frozenset()
+
+
 def test_a_long_loop_runs_from_the_cache():
     x = np.linspace(-1.0, 1.0, 1000)
     expected = numpy.linspace(-1.0, 1.0, 1000)

@@ -31,6 +31,8 @@ from . import disk_cache, memory_cache, peers, sharding
 from .lowering import SLOWER_ON_CPU, convert, lower, prepare
 from .op_by_op import OpByOp
 
+SLICE, DYNAMIC_SLICE = op("slice"), op("dynamic_slice")
+
 
 def _device(spec: str | None):
     """The jax device named by `spec`: "cpu", "gpu", "tpu", optionally ":index"."""
@@ -140,6 +142,23 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     return tuple(donated)
 
 
+def _stencil_sources(program) -> frozenset[int]:
+    """The instructions whose result two or more slices read (a stencil's grid, the
+    step before). Each is computed whole before it is read (an optimization barrier):
+    else XLA folds a slice of the previous step's write back into that step's
+    arithmetic, and the steps of one program are computed again and again. Game of
+    Life, 50 steps in 5-step programs on 2000 x 2000 int64: 0.82-1.00 s without,
+    0.38 s with (jax.jit of one step: 0.33-0.42 s); lbm's 100 steps 4.34 -> 2.41 s."""
+    base = len(program.input_specs)
+    reads: dict[int, int] = {}
+    for ins in program.instructions:
+        if ins.op is SLICE or ins.op is DYNAMIC_SLICE:
+            source = ins.inputs[0]
+            if source >= base:
+                reads[source - base] = reads.get(source - base, 0) + 1
+    return frozenset([k for k, n in reads.items() if n >= 2])
+
+
 def _traceable(program, packing: Packing, checked: list, failed_at: list, platform: str):
     """The jax function computing `program` from its packed inputs: its results, then
     one flag per runtime check that can fail (`checked` gets each flag's index into
@@ -147,6 +166,8 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
     lowered. Every result is asserted to have the shape and dtype the rules promised."""
     n_inputs = len(program.input_specs)
     check_index = {(c.instruction, c.number): i for i, c in enumerate(program.checks)}
+
+    kept = _stencil_sources(program)
 
     def fn(*args):
         slots = packing.unpack(args, n_inputs)
@@ -164,6 +185,8 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
                 raise AssertionError(f"lazyarr_xla internal error: the lowering of "
                                      f"{ins.op.name} gave {made} check flags")
             checked.extend(check_index[(k, n)] for n in range(made))
+            if k in kept:
+                value = jax.lax.optimization_barrier(value)
             slots.append(value)
         failed_at.clear()
         return tuple(slots[i] for i in program.outputs) + tuple(flags)
