@@ -313,7 +313,7 @@ def compile_estimate(program, loaded: bool = True) -> float:
     loading the compiling backend first)."""
     count, rates = _measured
     rate = rates / count if count else COMPILE_PER_INSTRUCTION_S
-    return COMPILE_BASE_S + rate * len(program.instructions) + (
+    return COMPILE_BASE_S + rate * program.operations() + (
         0.0 if loaded else load_seconds())
 
 
@@ -596,7 +596,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             state.future = _executor().submit(_compile, backend, program, signature,
                                               Policy.note(state))
             state.future.site = _site(program)
-            state.future.instructions = len(program.instructions)
+            state.future.instructions = program.operations()
             _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
             stats.backend_events["background_compiles"] += 1
     return RunResult(result.outputs, events.add(result.events), result.deferred)
