@@ -45,11 +45,11 @@ def _strided_write(x, values) -> bool:
 def _update_slice_cpu(x, values, starts, steps, at=None):
     """`_update_slice`, with a strided write of one index as a select (see above)."""
     if values.size and all(step == 1 for step in steps) and _strided_write(x, values):
-        where = True
+        where, first = True, _starts(starts, at)
         for axis in range(x.ndim):
             if values.shape[axis] != x.shape[axis]:
                 where = where & (lax.broadcasted_iota(starts.dtype, x.shape, axis)
-                                 == _starts(starts, at)[axis])
+                                 == first[axis])
         return jnp.where(where, values, x)
     return _update_slice(x, values, starts, steps, at)
 
