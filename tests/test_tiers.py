@@ -44,7 +44,8 @@ def test_policy_compiles_only_once_the_interpreted_time_pays_for_it():
 
 
 def test_the_compile_estimate_learns_from_the_compiles_made(monkeypatch):
-    program = types.SimpleNamespace(instructions=(None,) * 100)
+    # (100 operations: the estimate counts them, not the constants before them)
+    program = types.SimpleNamespace(instructions=(None,) * 103, operations=lambda: 100)
     monkeypatch.setattr(_tiers, "_measured", [0, 0.0])
     prior = _tiers.compile_estimate(program)
     assert prior == pytest.approx(_tiers.COMPILE_BASE_S + 100 * _tiers.COMPILE_PER_INSTRUCTION_S)
