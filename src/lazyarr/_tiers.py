@@ -23,11 +23,12 @@ after its first timed run the interpreter runs it once, to measure it, so a cach
 program slower than the interpreter goes back as well. What was measured (the
 interpreted best, the timed compiled runs, the verdict) is kept with the disk-cache
 entry (the backend's optional `remember`), so the next process takes up from there: a
-program found slower compiled is interpreted from its first run. A program holding what the backend does not compute
-as NumPy does on its platform (its optional `unfaithful(platform)`: a TPU's float64)
-runs on the NumPy interpreter, whatever the tier. A background compile that fails
-leaves the program on the interpreter and is counted once in `stats()`
-("compile_failures", with its line and message under "tier_failures").
+program found slower compiled is interpreted from its first run. A program holding
+what the backend does not compute as NumPy does on its platform (its optional
+`unfaithful(platform)`: a TPU's float64) runs on the NumPy interpreter, whatever the
+tier. A background compile that fails leaves the program on the interpreter and is
+counted once in `stats()` ("compile_failures", with its line and message under
+"tier_failures").
 
 Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the backend's
 `op_by_op()`: each primitive a small executable cached by primitive, shapes, dtypes and
