@@ -98,9 +98,10 @@ def backend(request, monkeypatch):
     # import; they are set too, for the scripts a test runs); a test's own
     # set_tier/set_eager is undone when the test ends.
     monkeypatch.setenv("LAZYARR_TIER", TIER)
-    # Each test starts with no structure or line seen: whether a scalar is compiled in,
-    # or a slice or write takes its position at run time, depends on what its structure
-    # or line took before (`_flush._Known`, `_flush._moving_at`), not on other tests.
+    # Each test starts with no structure or line seen: whether a scalar or a write's
+    # position is compiled in, or a slice takes its position at run time, depends on
+    # what its structure or line took before (`_flush._Known`, `_flush._moving`), not
+    # on other tests.
     monkeypatch.setattr(_flush, "_programs", {})
     for seen in (_flush._site_starts, _flush._site_most, _flush._moving_sites):
         seen.clear()

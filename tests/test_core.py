@@ -13,6 +13,7 @@ import lazyarr as la
 from benchmarks.scripts import gauss, life
 from lazyarr import _dtypes
 from lazyarr._flush import linearize
+from lazyarr.backend_api import compiled_in
 from lazyarr._graph import topological_order
 
 from differential import check
@@ -504,8 +505,10 @@ def test_a_stencil_line_keeps_static_offsets_wherever_a_program_starts():
 @pytest.mark.usefixtures("lazy_graph")
 def test_a_write_is_compiled_for_its_position_until_it_moves():
     """`x[a:b] = v` whose position stays put carries it in the program (`at`: XLA makes
-    such a write a pad fused with its values); a write whose position moves at its
-    line of code takes it as a runtime input: every later position, one program."""
+    such a write a pad fused with its values); a write whose position moves from one
+    flush of its structure to the next takes it as a runtime input: every later
+    position, one program. The position compiled in is not part of what the program
+    is (`compiled_in`), as a scalar compiled in is not."""
     def written(x, i):
         y = x.copy()
         y[i:i + 3] = x[:3] * 2  # one line of code, one site
@@ -521,10 +524,42 @@ def test_a_write_is_compiled_for_its_position_until_it_moves():
     moving = [_program(written(x, i))[0] for i in (5, 6, 8)]
     assert [write(p) for p in moving] == [None] * 3
     assert moving[0].key == moving[1].key == moving[2].key != still[0].key
+    assert compiled_in(still[0])[1:] == compiled_in(moving[0])[1:]
+    assert [v for v in compiled_in(still[0])[0].values() if type(v) is tuple] == [(4,)]
     for i in (4, 5, 6, 8):  # either way, NumPy's values
         expected = data.copy()
         expected[i:i + 3] = data[:3] * 2
         np.testing.assert_array_equal(np.asarray(written(x, i)), expected)
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_writes_from_one_line_keep_their_positions_in_a_repeating_structure():
+    """Positions are compiled in per structure, not per line: one line writing several
+    places, split between two programs (lbm's `f[:, :, i] = ...` for its nine channels,
+    a size cut within the loop), gives each write its own `at`, flush after flush; only
+    a position that differs from its structure's first flush's is taken at run time."""
+    def part(x, first, more):
+        y = x.copy()
+        for i in range(first, first + 3):
+            y[:, i] = x[:, i] * 2  # one line, six places in all
+        return y + 1 if more else y
+
+    def positions(program):
+        return [dict(ins.attrs).get("at") for ins in program.instructions
+                if ins.op.name == "update_slice"]
+    data = np.arange(24.0).reshape(4, 6)
+    x = la.asarray(data)
+    for _ in range(3):
+        first, second = _program(part(x, 0, False))[0], _program(part(x, 3, True))[0]
+        assert positions(first) == [(0, 0), (0, 1), (0, 2)]
+        assert positions(second) == [(0, 3), (0, 4), (0, 5)]
+    moved = _program(part(x, 1, False))[0]  # the first structure, other places
+    assert positions(moved) == [None] * 3 and moved.key != first.key
+    for start, more in ((0, False), (3, True), (1, False)):  # either way, NumPy's values
+        expected = data.copy()
+        expected[:, start:start + 3] *= 2
+        np.testing.assert_array_equal(np.asarray(part(x, start, more)),
+                                      expected + 1 if more else expected)
 
 
 @st.composite

@@ -311,6 +311,12 @@ def test_explain_lists_the_pending_graph_and_its_program(backend, compile_tier):
     else:
         assert "interpreted instruction by instruction with NumPy" in text
     numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 0.75 + 2.25)
+    # A write's position is compiled in likewise (as the write's `at`).
+    c = la.asarray(numpy.arange(8.0))
+    c[2:5] = x[:3]
+    text = la.explain(c)
+    assert "write position [2] (compiled in as its `at`, below)" in text
+    assert "steps=(1,) at=(2,)" in text and "1 write position compiled in" in text
 
 
 @pytest.mark.usefixtures("lazy_graph")

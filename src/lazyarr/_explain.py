@@ -130,8 +130,10 @@ def _graph_lines(program, inputs, arrays, nodes, roots) -> list[str]:
     for i, ((shape, dtype), value) in enumerate(zip(program.input_specs, inputs)):
         if i in offsets:
             what = f"offsets {list(map(int, value))} (a runtime input)"
-        elif i in compiled:
+        elif i in compiled and shape == ():
             what = f"scalar {compiled[i]!r} (compiled in as a constant, below)"
+        elif i in compiled:
+            what = f"write position {list(compiled[i])} (compiled in as its `at`, below)"
         elif type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
             what = f"scalar {value.item()!r} (a runtime input)"
         else:
@@ -167,6 +169,7 @@ def _offset_slots(program) -> set[int]:
 
 def _program_lines(program, inputs) -> list[str]:
     offsets, unread = _offset_slots(program), compiled_in(program)[0]
+    at = [i for i in unread if program.input_specs[i][0] != ()]
     scalars = [i for i, (shape, _) in enumerate(program.input_specs)
                if shape == () and type(inputs[i]).__module__ == "numpy" and i not in offsets
                and i not in unread]
@@ -180,9 +183,11 @@ def _program_lines(program, inputs) -> list[str]:
              f"{_plural(len(scalars), 'runtime scalar')}"
              + (f" ({', '.join(scalar_kinds)})" if scalar_kinds else "")
              + f", {_plural(len(offsets), 'runtime offset')}"
-             + (f", {_plural(len(unread), 'scalar')} compiled in" if unread else ""),
+             + (f", {_plural(len(unread) - len(at), 'scalar')} compiled in"
+                if len(unread) > len(at) else "")
+             + (f", {_plural(len(at), 'write position')} compiled in" if at else ""),
              "  (runtime scalars and offsets are inputs: other values run the same program; "
-             "a scalar compiled in is made one once its value changes; other shapes, "
+             "a value compiled in is made one once it changes; other shapes, "
              "dtypes or operations make another)"]
     backend = _backend.current()
     state = getattr(backend, "cache_state", None)

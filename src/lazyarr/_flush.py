@@ -45,8 +45,8 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     (`x[i:i+k]` in a loop, see `_moving`), are emitted as a "dynamic_slice" whose
     position is one more runtime input, placed after the leaves' inputs (so
     `_sole_owner_inputs` still lines up with them), so that the key does not hold it.
-    A write whose position has not moved carries it (`at`, see below), and host scalars
-    are compiled in while they keep their first values (`_Known`).
+    Host scalars, and the positions of writes, are compiled in while they keep the
+    values of the structure's first flush (`_Known`).
 
     One pass over `order` writes the structure with provisional operand references (a
     leaf's input position, or ~k for the k-th pending node); a structure seen before
@@ -54,7 +54,6 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     checks and key (`_programs`), built once."""
     slot: dict[Node, int] = {}  # (nodes compare by identity)
     inputs, input_specs, pending, structure, slices, reads = [], [], [], [], [], set()
-    writes = []
     gained, outs, read_before = [], None, []
     absorbed, joined = _joined_writes(order, outputs)
     for node in order:
@@ -100,8 +99,6 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
         slot[node] = ~len(pending)
         if op is SLICE:
             slices.append(len(pending))
-        elif op is UPDATE_SLICE:
-            writes.append(len(pending))
         elif op is RESHAPE and _cuts_to_one(operands[0]):
             reads.add(operands[0])
         pending.append(node)
@@ -117,18 +114,6 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
             starts = _lowest_starts(node)
             inputs.append(starts)
             input_specs.append((starts.shape, starts.dtype))
-    # A write whose starts have not moved at its place is compiled for them (`at`):
-    # XLA runs a write at runtime starts as an in-place update on one thread, and one
-    # at known starts as a pad fused with its values (Game of Life's `z[1:-1, 1:-1] =`
-    # on 2000 x 2000 int64, 50 jitted steps: 0.44-0.50 s against 0.33-0.37 s).
-    for k in writes:
-        node = pending[k]
-        where = node.inputs[2]
-        if where.op is INPUT:
-            at = tuple(where.value.tolist())
-            if not _moving_at(_write_site(node), at, seen):
-                op, attrs, shape, dtype, refs = structure[k]
-                structure[k] = (op, attrs + (("at", at),), shape, dtype, refs)
     _linearized.gained = gained
     written = (tuple(input_specs), tuple(structure), tuple([slot[n] for n in outputs]),
                tuple(read_before))
@@ -287,36 +272,45 @@ class ProgramKey(tuple):
 
 class _Known:
     """A linearized structure seen before: its program, and the values its host scalars
-    (Python and NumPy scalars, 0-d runtime inputs) took at its first flush. A scalar is
-    compiled in as a "constant" instruction for as long as its value stays the one
-    first seen (XLA folds it: Game of Life's five steps ran 3x faster with its rule's
-    3, 2, 0 and 1 known than read from the inputs: 0.21-0.29 s against 0.67-0.76 s a
-    50-step run, jax.jit on the CPU); once it takes another value, it is a runtime
-    input of that structure for good, so a scalar that changes in a loop (a time step,
-    a counter) costs at most one more program, as a moving slice does."""
+    (Python and NumPy scalars, 0-d runtime inputs) and its writes' positions (an
+    update_slice's starts) took at its first flush. Each is compiled in for as long as
+    its value stays the one first seen: a scalar as a "constant" instruction (XLA folds
+    it: Game of Life's five steps ran 3x faster with its rule's 3, 2, 0 and 1 known than
+    read from the inputs: 0.21-0.29 s against 0.67-0.76 s a 50-step run, jax.jit on the
+    CPU), a write's position as its `at` (XLA runs a write at runtime starts as an
+    in-place update on one thread, one at known starts as a pad fused with its values:
+    Game of Life's `z[1:-1, 1:-1] =`, 50 jitted steps, 0.44-0.50 s against 0.33-0.37 s;
+    lbm's `f[:, :, i] = ...` for the nine i, written from one line of code, 26 against
+    14 ms a compiled step). Once one takes another value, it is a runtime input of that
+    structure for good, so a value that changes in a loop (a time step, a counter, a
+    moving window's write) costs at most one more program."""
 
-    __slots__ = ("program", "scalars", "first", "varied", "variants")
+    __slots__ = ("program", "held", "first", "varied", "variants")
 
     def __init__(self, written: tuple):
         self.program = None  # without constants (built once needed: a loop whose
         # shapes never repeat, as gauss's, builds each structure's program once)
-        self.scalars = tuple([i for i, (shape, _) in enumerate(written[0]) if shape == ()])
-        self.first = None   # the scalars' bytes at the first flush (None: not on the host)
+        input_specs, structure = written[0], written[1]
+        held = {i for i, (shape, _) in enumerate(input_specs) if shape == ()}
+        held.update(refs[2] for op, _, _, _, refs in structure
+                    if op is UPDATE_SLICE and refs[2] >= 0)
+        self.held = tuple(sorted(held))
+        self.first = None   # their bytes at the first flush (None: not on the host)
         self.varied: frozenset = frozenset()
         self.variants: dict = {}
 
     def program_for(self, written: tuple, inputs: list) -> tuple[Program, int]:
         """The program for these `inputs`, and how many constants it starts with."""
         static = ()
-        if self.scalars:
+        if self.held:
             values = tuple([inputs[i].tobytes() if type(inputs[i]) is np.ndarray else None
-                            for i in self.scalars])
+                            for i in self.held])
             if self.first is None:
                 self.first = values
             elif values != self.first:
                 self.varied = self.varied | {i for i, v, w in
-                                             zip(self.scalars, values, self.first) if v != w}
-            static = tuple([(i, v) for i, v in zip(self.scalars, values)
+                                             zip(self.held, values, self.first) if v != w}
+            static = tuple([(i, v) for i, v in zip(self.held, values)
                             if v is not None and i not in self.varied])
         if not static:
             if self.program is None:
@@ -326,24 +320,32 @@ class _Known:
         if program is None:
             if len(self.variants) >= MAX_VARIANTS:
                 self.variants.clear()
-            program = self.variants[static] = _program(*_with_constants(written, static))
-        return program, len(static)
+            program = _program(*_with_constants(written, static))
+            self.variants[static] = program
+        return program, sum(1 for i, _ in static if written[0][i][0] == ())
 
 
 def _with_constants(written: tuple, static: tuple) -> tuple:
     """`written` (see `linearize`) with each input of `static` ((position, bytes), ...)
-    read from a "constant" instruction put first, the input itself left unread."""
+    compiled in, the input itself left unread: a scalar read from a "constant"
+    instruction put first, a write's starts given to the write as its `at`."""
     input_specs, structure, outputs, read_before = written
-    count = len(static)
-    constant_of = {i: ~k for k, (i, _) in enumerate(static)}
+    scalars = [(i, v) for i, v in static if input_specs[i][0] == ()]
+    at = {i: tuple(np.frombuffer(v, input_specs[i][1]).tolist())
+          for i, v in static if input_specs[i][0] != ()}
+    count = len(scalars)
+    constant_of = {i: ~k for k, (i, _) in enumerate(scalars)}
 
     def ref(r: int) -> int:
         return constant_of.get(r, r) if r >= 0 else ~(~r + count)
 
     lead = [(CONSTANT, (("value", v), ("dtype", input_specs[i][1]), ("input", i)), (),
-             input_specs[i][1], ()) for i, v in static]
-    body = [(op, attrs, shape, dtype, tuple([ref(r) for r in refs]))
-            for op, attrs, shape, dtype, refs in structure]
+             input_specs[i][1], ()) for i, v in scalars]
+    body = []
+    for op, attrs, shape, dtype, refs in structure:
+        if op is UPDATE_SLICE and refs[2] in at:
+            attrs = attrs + (("at", at[refs[2]]),)
+        body.append((op, attrs, shape, dtype, tuple([ref(r) for r in refs])))
     return (input_specs, tuple(lead + body), tuple([ref(r) for r in outputs]),
             tuple([(k + count, ref(r)) for k, r in read_before]))
 
@@ -368,11 +370,10 @@ def _program(input_specs: tuple, structure: tuple, outputs: tuple,
                    ProgramKey((input_specs, instructions, outputs)), read_before=read_before)
 
 
-# Per slice site (the user's line, input and output shapes, steps), and per write site
-# likewise (`_write_site`): the starts seen there, and the most slices one program took
-# from it. A site whose starts come to more than one program takes moves (a window
-# through a loop): its slices are emitted as "dynamic_slice" and its writes take their
-# starts at run time, so the loop runs one program (after at most one more compile). A
+# Per slice site (the user's line, input and output shapes, steps): the starts seen
+# there, and the most slices one program took from it. A site whose starts come to more
+# than one program takes moves (a window through a loop): its slices are emitted as
+# "dynamic_slice", so the loop runs one program (after at most one more compile). A
 # stencil line takes the same few starts in every program, however many steps a program
 # holds and wherever a cut fell (a rank among the site's slices would not line up: a
 # program that reads a computed buffer takes its first step's slices as views).
@@ -394,19 +395,10 @@ def _attr(node: Node, name: str):
     raise KeyError(name)
 
 
-def _write_site(node: Node) -> tuple:
-    """An update_slice's place, as `_slice_site` is a slice's."""
-    return node.site, node.shape, node.inputs[1].shape, _attr(node, "steps"), "write"
-
-
 def _moving(node: Node, seen: dict) -> bool:
-    """Whether slice `node`'s start moves between flushes at its place in the code."""
-    return _moving_at(_slice_site(node), _attr(node, "starts"), seen)
-
-
-def _moving_at(site: tuple, starts: tuple, seen: dict) -> bool:
-    """Whether the starts of a slice or write at `site` move between flushes. `seen`
-    counts the program's slices and writes per site so far."""
+    """Whether slice `node`'s start moves between flushes at its place in the code.
+    `seen` counts the program's slices per site so far."""
+    site, starts = _slice_site(node), _attr(node, "starts")
     if site in _moving_sites:
         return True
     count = seen[site] = seen.get(site, 0) + 1

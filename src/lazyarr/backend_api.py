@@ -154,10 +154,11 @@ class Program:
 
 
 def compiled_in(program: Program) -> tuple[dict[int, Any], tuple[Instruction, ...], tuple]:
-    """The host scalars compiled in ({input position: value}, from the leading
-    "constant"s), and the other instructions and the outputs with each slot named as in
-    the same program without constants (a constant by the input it stands for): what a
-    program is whatever values its scalars take, to compare or fingerprint."""
+    """The values compiled in ({input position: value}: a host scalar from a leading
+    "constant", a write's starts from an update_slice's `at`), and the other
+    instructions and the outputs with each slot named as in the same program without
+    them (a constant by the input it stands for, a write without its `at`): what a
+    program is whatever values they take, to compare or fingerprint."""
     base, values, stands_for = len(program.input_specs), {}, []
     for ins in program.instructions:
         if ins.op is not OPS["constant"]:
@@ -166,14 +167,18 @@ def compiled_in(program: Program) -> tuple[dict[int, Any], tuple[Instruction, ..
         values[attrs["input"]] = ins.op.ref(**attrs).item()
         stands_for.append(attrs["input"])
     count = len(stands_for)
-    if not count:
-        return values, program.instructions, program.outputs
 
     def ref(r: int) -> int:
         return r if r < base else stands_for[r - base] if r < base + count else r - count
-    return (values, tuple([ins._replace(inputs=tuple([ref(r) for r in ins.inputs]))
-                           for ins in program.instructions[count:]]),
-            tuple([ref(r) for r in program.outputs]))
+
+    body = []
+    for ins in program.instructions[count:]:
+        if ins.op is OPS["update_slice"] and any(name == "at" for name, _ in ins.attrs):
+            attrs = dict(ins.attrs)
+            values[ins.inputs[2]] = attrs.pop("at")
+            ins = ins._replace(attrs=tuple(attrs.items()))
+        body.append(ins._replace(inputs=tuple([ref(r) for r in ins.inputs])) if count else ins)
+    return values, tuple(body), tuple([ref(r) for r in program.outputs])
 
 
 def operands(program: Program, read_late: bool = False) -> list[tuple[int, ...]]:
