@@ -5,7 +5,9 @@ twice in fresh subprocesses sharing a new, empty program cache (cold, then warm:
 process time, imports and compiles included, and peak RSS; `--processes` such pairs,
 the least times kept), every workload's before
 any runs in this process; then all variants run in this process, interleaved, for the
-steady-state median. Microbenchmarks follow. Every result
+steady-state median (after `--warmup` untimed calls: lazyarr's tiers compile a loop
+once interpreting it has cost what the compile would) and the early one (the calls
+right after the first). Microbenchmarks follow. Every result
 is checked against NumPy's; any difference or error is reported and makes the exit
 status 1. See benchmarks/README.md for what each column means.
 """
@@ -203,9 +205,12 @@ def check(workload, expected: tuple, actual: tuple) -> None:
         numpy.testing.assert_allclose(a, e, rtol=rtol, atol=rtol * scale)
 
 
-def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> dict:
-    """Figures for one workload: {variant: {first, peak, base, steady} | {error} | {na}},
-    given each variant's fresh-process `rows` (`first_call`)."""
+def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict,
+          warmup: int = 1) -> dict:
+    """Figures for one workload: {variant: {first, peak, base, steady, early} | {error} |
+    {na}}, given each variant's fresh-process `rows` (`first_call`): steady, the median
+    of the last `repeats` of `warmup + repeats` in-process calls; early, the median of
+    the `repeats` calls after the first."""
     workload = WORKLOADS[name]
     runners = {}
     for v, row in rows.items():
@@ -216,7 +221,7 @@ def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> d
     args = inputs(workload, quick)
     expected = None
     times = {v: [] for v in runners}
-    for rep in range(repeats + 1):  # round 0 warms up (compiles) and is not timed
+    for rep in range(max(warmup, 1) + repeats):  # round 0 compiles: never counted
         for v in list(runners):
             try:
                 start = time.perf_counter()
@@ -237,7 +242,8 @@ def bench(name: str, quick: bool, repeats: int, failures: list, rows: dict) -> d
                 times[v].append(elapsed)
     for v in runners:
         if times[v]:
-            rows[v]["steady"] = statistics.median(times[v])
+            rows[v]["steady"] = statistics.median(times[v][-repeats:])
+            rows[v]["early"] = statistics.median(times[v][:repeats])
     return rows
 
 
@@ -255,9 +261,10 @@ def _cell(row: dict, key: str) -> str:
     return "—"
 
 
-def _ratio(rows, key: str, variant: str, over: str = "numpy") -> str:
-    """`over`'s time / `variant`'s time for `key`: above 1, `variant` is faster."""
-    a, b = rows[over].get(key), rows[variant].get(key)
+def _ratio(rows, key: str, variant: str, over: str = "numpy", over_key: str = "") -> str:
+    """`over`'s time for `over_key` (by default `key`) / `variant`'s time for `key`:
+    above 1, `variant` is faster."""
+    a, b = rows[over].get(over_key or key), rows[variant].get(key)
     return f"{a / b:.2f}" if a and b else "—"
 
 
@@ -267,18 +274,21 @@ SHORT = dict(zip(VARIANTS, ("np", "lz", "jit", "fori")))
 def table(results: dict) -> str:
     """Two markdown tables: the times and peak memory, then the ratios to NumPy."""
     head = (["workload"] + [f"{k} {SHORT[v]}" for k in ("cold", "warm", "steady")
-                            for v in VARIANTS] + [f"peak MiB {SHORT[v]}" for v in VARIANTS])
+                            for v in VARIANTS] + ["early lz"]
+            + [f"peak MiB {SHORT[v]}" for v in VARIANTS])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, rows in results.items():
         cells = ([name] + [_cell(rows[v], k) for k in ("cold", "warm", "steady")
-                           for v in VARIANTS] + [_cell(rows[v], "peak") for v in VARIANTS])
+                           for v in VARIANTS] + [_cell(rows["lazyarr"], "early")]
+                 + [_cell(rows[v], "peak") for v in VARIANTS])
         lines.append("| " + " | ".join(cells) + " |")
     head = (["workload"] + [f"{k} np/{SHORT[v]}" for k in ("cold", "warm", "steady")
-                            for v in VARIANTS[1:]] + ["steady jit/lz"])
+                            for v in VARIANTS[1:]] + ["steady jit/lz", "early jit/lz"])
     lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, rows in results.items():
         cells = ([name] + [_ratio(rows, k, v) for k in ("cold", "warm", "steady")
-                           for v in VARIANTS[1:]] + [_ratio(rows, "steady", "lazyarr", "jax-jit")])
+                           for v in VARIANTS[1:]]
+                 + [_ratio(rows, "steady", "lazyarr", "jax-jit"), _ratio(rows, "early", "lazyarr", "jax-jit", "steady")])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -291,6 +301,9 @@ def main(argv=None) -> int:
                         help="run only this workload (repeatable)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="timed in-process repeats per variant (default 5, 1 with --quick)")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="untimed in-process calls per variant before the timed "
+                             "ones (default 5, 1 with --quick)")
     parser.add_argument("--processes", type=int, default=None,
                         help="cold and warm process pairs per variant, the least time "
                              "kept (default 3, 1 with --quick)")
@@ -305,6 +318,7 @@ def main(argv=None) -> int:
         child(*opts.child, opts.quick)
         return 0
     repeats = opts.repeats or (1 if opts.quick else 5)
+    warmup = opts.warmup or (1 if opts.quick else 5)
     if opts.float32:
         os.environ[FLOAT32] = "1"  # (the fresh processes inherit it)
     compile_bytecode()
@@ -324,7 +338,7 @@ def main(argv=None) -> int:
     results = {}
     for name in names:
         print(f"running {name} in this process ...", file=sys.stderr, flush=True)
-        results[name] = bench(name, opts.quick, repeats, failures, first[name])
+        results[name] = bench(name, opts.quick, repeats, failures, first[name], warmup)
         # each row as it is done (stderr): a run stopped at a time limit keeps its rows
         print(table({name: results[name]}), file=sys.stderr, flush=True)
     print(table(results))
