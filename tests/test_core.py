@@ -709,6 +709,58 @@ def test_group_counts_pending_nodes_and_bytes():
     assert group.nodes == 2 and group.nbytes == 2 * 800
     z = y.sum() + (x - 1).sum()
     assert z._node.group.root().nodes == 6
+    # and the computed operands' bytes, per read (the scalars' too; `x`, a NumPy
+    # array's shared buffer, is read through a pending leaf of its own: see _shared)
+    w = la.eval(la.ones((10, 10)))
+    v = (w + 1) * (w - 1)
+    assert v._node.group.root().pinned == 2 * 800 + 2 * 8
+
+
+def _sums(steps, keep=None):
+    """`total = total + y.sum()` over computed `y`s (kept in `keep`, if given), and
+    weak references to their buffers."""
+    total, buffers = 0.0, []
+    for i in range(steps):
+        y = la.eval(la.arange(2048.0) * (i + 1))  # 16 KiB, computed
+        total = total + y.sum()
+        buffers.append(weakref.ref(y._node.value))
+        if keep is not None:
+            keep.append(y)
+    return total, buffers
+
+
+_SUMS = sum(np.arange(2048.0).sum() * (i + 1) for i in range(20))
+
+
+@pytest.mark.usefixtures("lazy_graph")
+@pytest.mark.parametrize("bound", [2**15, None])
+def test_buffers_only_pending_work_holds_are_bounded(backend, bound, monkeypatch):
+    """`total = total + y.sum()` in a loop: a pending sum holds each step's computed
+    `y`, which NumPy would have freed; past the bound on such buffers the scheduler
+    computes `total`, and they are freed. (None: no bound, every one kept.) masking's
+    `y[y > 0].sum()` is the same, with the mask's indices as well."""
+    from lazyarr import _cuts
+    monkeypatch.setattr(_cuts, "MAX_PINNED_BYTES", bound)
+    with la.count_flushes() as counter:
+        total, buffers = _sums(20)
+    alive = sum(ref() is not None for ref in buffers)
+    if bound is None:
+        assert alive == 20 and counter.causes["size"] == 0
+    else:  # past 32 KiB and 4 times the largest (16 KiB): a cut every few steps
+        assert alive <= 8 and counter.causes["size"] >= 2, (alive, counter.causes)
+    assert float(total) == _SUMS
+
+
+@pytest.mark.usefixtures("lazy_graph")
+def test_buffers_a_live_array_holds_are_not_cut_for(backend, monkeypatch):
+    """A buffer an array still holds stays whatever a cut does: none is made for it."""
+    from lazyarr import _cuts
+    monkeypatch.setattr(_cuts, "MAX_PINNED_BYTES", 2**15)
+    kept: list = []
+    with la.count_flushes() as counter:
+        total, buffers = _sums(20, kept)
+    assert counter.causes["size"] == 0 and all(ref() is not None for ref in buffers)
+    assert float(total) == _SUMS
 
 
 @pytest.mark.parametrize("convert", [float, int, complex, bool])

@@ -664,7 +664,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
         roots = requested + _handles_within(requested, order)
     for node in requested:  # what stays pending in these groups starts counting anew
         group = node.group.root()
-        group.nodes = group.nbytes = 0
+        group.nodes = group.nbytes = group.pinned = group.recheck = 0
     if _failed:
         _raise_if_failed(order)
     program, inputs = linearize(order, roots)
