@@ -166,6 +166,20 @@ def _pinned(node: Node, group) -> bool:
     nodes behind `node` that read it, against all of them (a live array, a view,
     another group's node or the scheduler's tables hold it too, and keep it whatever a
     cut does)."""
+    uses = _computed_reads(node)
+    alone = [n.nbytes for (n, _), more in zip(uses.values(), _other_references(uses))
+             if more == _OWN_REFERENCES]
+    total = sum(alone)
+    if total > MAX_PINNED_BYTES and total > PINNED_PER_LARGEST * max(alone):
+        _cut_at(node)
+        return True
+    group.recheck = group.pinned + MAX_PINNED_BYTES
+    return False
+
+
+def _computed_reads(node: Node) -> dict:
+    """{id: (computed node, how many reads of it)} over the pending nodes behind `node`
+    (its own locals gone once it returns: no reference of this walk's is left over)."""
     uses: dict = {}
     seen = {id(node)}
     stack = [node]
@@ -177,14 +191,7 @@ def _pinned(node: Node, group) -> bool:
             elif id(operand) not in seen:
                 seen.add(id(operand))
                 stack.append(operand)
-    alone = [n.nbytes for (n, _), more in zip(uses.values(), _other_references(uses))
-             if more == _OWN_REFERENCES]
-    total = sum(alone)
-    if total > MAX_PINNED_BYTES and total > PINNED_PER_LARGEST * max(alone):
-        _cut_at(node)
-        return True
-    group.recheck = group.pinned + MAX_PINNED_BYTES
-    return False
+    return uses
 
 
 def _other_references(uses: dict) -> list[int]:
