@@ -105,22 +105,22 @@ def bound(node: Node) -> None:
             and (MAX_PINNED_BYTES is None or group.pinned <= MAX_PINNED_BYTES
                  or group.pinned <= group.recheck):
         return
-    if MAX_PINNED_BYTES is not None and group.pinned > max(MAX_PINNED_BYTES, group.recheck) \
-            and _pinned(node, group):
-        return
     # Past one (every node while a cut waits for its place): no call until the head.
     depth, most_deep, most_nodes, most_bytes = (node.depth, MAX_PENDING_DEPTH,
                                                 MAX_PENDING_NODES, MAX_PENDING_BYTES)
     deep = most_deep is not None and depth > most_deep
+    pinned = (MAX_PINNED_BYTES is not None and group.pinned > MAX_PINNED_BYTES
+              and _pinned(node, group))
     # The bytes behind `node`: a single huge result is no reason to cut.
     behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)
     large = ((most_nodes is not None and group.nodes > most_nodes)
-             or (most_bytes is not None and behind > most_bytes))
+             or (most_bytes is not None and behind > most_bytes) or pinned)
     if not (deep or large):
         return
     forced = ((most_deep is not None and depth > 2 * most_deep)
               or (most_nodes is not None and group.nodes > 2 * most_nodes)
-              or (most_bytes is not None and behind > 2 * most_bytes))
+              or (most_bytes is not None and behind > 2 * most_bytes)
+              or (pinned and group.pinned > -2 * group.recheck))
     # (a deep node waits for its place, within the forced bounds, whatever its width)
     if large and not deep and _cut_inputs(node):
         return
@@ -159,19 +159,27 @@ def bound(node: Node) -> None:
 
 
 def _pinned(node: Node, group) -> bool:
-    """Cut at `node` if the computed buffers behind it that only pending nodes hold
-    come to more than `MAX_PINNED_BYTES` and `PINNED_PER_LARGEST` times the largest of
-    them; else look again once the group has read another `MAX_PINNED_BYTES`. Whether
-    pending nodes alone hold a buffer is told by its node's references: those of the
-    nodes behind `node` that read it, against all of them (a live array, a view,
-    another group's node or the scheduler's tables hold it too, and keep it whatever a
-    cut does)."""
+    """Whether `group` is past the bound on computed buffers that only pending nodes
+    hold: those behind `node` come to more than `MAX_PINNED_BYTES` and
+    `PINNED_PER_LARGEST` times the largest of them. Then the group's `recheck` is
+    minus its reads' bytes at that point, and it stays past the bound until it is
+    computed (a cut waits for its place in a loop body, as for the other bounds: one
+    made where it was found past cost Game of Life 38 MiB more at its peak, for the
+    arrays live there); else it is looked at again once the group has read another
+    `MAX_PINNED_BYTES`. Whether pending nodes alone hold a buffer is told by its
+    node's references: those of the nodes behind `node` that read it, against all of
+    them (a live array, a view, another group's node or the scheduler's tables hold it
+    too, and keep it whatever a cut does)."""
+    if group.recheck < 0:
+        return True
+    if group.pinned <= group.recheck:
+        return False
     uses = _computed_reads(node)
     alone = [n.nbytes for (n, _), more in zip(uses.values(), _other_references(uses))
              if more == _OWN_REFERENCES]
     total = sum(alone)
     if total > MAX_PINNED_BYTES and total > PINNED_PER_LARGEST * max(alone):
-        _cut_at(node)
+        group.recheck = -group.pinned
         return True
     group.recheck = group.pinned + MAX_PINNED_BYTES
     return False
