@@ -316,13 +316,14 @@ class _Known:
             if self.program is None:
                 self.program = _program(*written)
             return self.program, 0
-        program = self.variants.get(static)
-        if program is None:
+        variant = self.variants.get(static)
+        if variant is None:
             if len(self.variants) >= MAX_VARIANTS:
                 self.variants.clear()
-            program = _program(*_with_constants(written, static))
-            self.variants[static] = program
-        return program, sum(1 for i, _ in static if written[0][i][0] == ())
+            variant = self.variants[static] = (
+                _program(*_with_constants(written, static)),
+                sum(1 for i, _ in static if written[0][i][0] == ()))
+        return variant
 
 
 def _with_constants(written: tuple, static: tuple) -> tuple:
