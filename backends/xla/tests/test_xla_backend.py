@@ -89,6 +89,37 @@ def test_a_grid_read_by_several_slices_is_computed_whole():
     assert _stencil_sources(program) == frozenset()
 
 
+def test_chains_of_transcendental_functions_are_cut_on_the_cpu():
+    """On the CPU no fused loop chains more than two transcendental functions: before
+    a third, the values carrying the chain are computed whole (returned, unread); a
+    program's result ends a chain. Values are NumPy's."""
+    from lazyarr_xla import CHAINED_TRANSCENDENTALS, _chain_breaks  # noqa: PLC0415
+    from lazyarr._flush import linearize  # noqa: PLC0415
+    from lazyarr._graph import topological_order  # noqa: PLC0415
+    assert CHAINED_TRANSCENDENTALS == 2
+    data = numpy.linspace(-2.0, 2.0, 50)
+    x, expected = np.asarray(data) * 1.0, data.copy()
+    with np.use_eager(False):
+        for _ in range(6):
+            x = 0.99 * x + 0.01 * np.tanh(x)
+            expected = 0.99 * expected + 0.01 * numpy.tanh(expected)
+        program = linearize(topological_order([x._node]), [x._node])[0]
+    breaks = _chain_breaks(program, "cpu")
+    # before the 3rd and the 5th tanh: the x of steps 2 and 4
+    assert [program.instructions[k].op.name for k in breaks] == ["add", "add"]
+    tanh = [k for k, ins in enumerate(program.instructions) if ins.op.name == "tanh"]
+    base = len(program.input_specs)
+    assert [base + k in program.instructions[tanh[i]].inputs for i, k in
+            ((2, breaks[0]), (4, breaks[1]))] == [True, True]
+    assert _chain_breaks(program, "gpu") == ()
+    numpy.testing.assert_allclose(numpy.asarray(x), expected, rtol=1e-14)
+    with np.use_eager(False):  # two functions in a chain: no break
+        y = np.asarray(data) * 1.0
+        z = np.exp(np.tanh(y)) * 2
+        program = linearize(topological_order([z._node]), [z._node])[0]
+    assert _chain_breaks(program, "cpu") == ()
+
+
 def test_a_long_loop_runs_from_the_cache():
     x = np.linspace(-1.0, 1.0, 1000)
     expected = numpy.linspace(-1.0, 1.0, 1000)
