@@ -184,13 +184,14 @@ def _chain_breaks(program, platform: str) -> tuple[int, ...]:
     outputs = set(program.outputs)
     instructions = program.instructions
     depth = [0] * len(instructions)
+    breaks: set = set()
 
     def chain(k: int) -> int:  # the functions chained in instruction k's loop, with it
         if base + k in outputs or k in breaks:
             return 0
         return (instructions[k].op in TRANSCENDENTAL) + max(
             [depth[i - base] for i in instructions[k].inputs if i >= base], default=0)
-    breaks: set = set()
+
     for k, ins in enumerate(instructions):
         depth[k] = chain(k)
         if ins.op in TRANSCENDENTAL and depth[k] > CHAINED_TRANSCENDENTALS:
