@@ -161,8 +161,8 @@ def _stencil_sources(program) -> frozenset[int]:
 
 # Transcendental functions: XLA's CPU code for a fused loop computing a chain of them
 # runs slower than for one at a time (relax's x = 0.99 x + 0.01 tanh(x) on 1e6 float64,
-# 200 steps jitted on the CPU: one step a program 0.20-0.26 s, 20 steps a program fused
-# into one loop 0.52-0.55 s, 0.63 s with NumPy's rounding selects).
+# 200 steps jitted on the CPU: one step a program 0.20-0.30 s, 20 steps a program fused
+# into one loop 0.51-0.55 s, 0.63 s with NumPy's rounding selects).
 TRANSCENDENTAL = frozenset(op(name) for name in (
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
