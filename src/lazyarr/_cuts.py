@@ -13,7 +13,6 @@ registers `_forget_cheapest`.
 
 from __future__ import annotations
 
-import math
 import sys
 import threading
 
@@ -112,7 +111,7 @@ def bound(node: Node) -> None:
     pinned = (MAX_PINNED_BYTES is not None and group.pinned > MAX_PINNED_BYTES
               and _pinned(node, group))
     # The bytes behind `node`: a single huge result is no reason to cut.
-    behind = group.nbytes - node.dtype.itemsize * math.prod(node.shape)
+    behind = group.nbytes - node.nbytes
     large = ((most_nodes is not None and group.nodes > most_nodes)
              or (most_bytes is not None and behind > most_bytes) or pinned)
     if not (deep or large):
@@ -144,7 +143,7 @@ def bound(node: Node) -> None:
         # A first cut: here if at most one more array of this size is live, else (once
         # forced) where the fewest bytes were (`_weigh`).
         extra = _extra_bytes(node, group)
-        if extra > node.dtype.itemsize * math.prod(node.shape):
+        if extra > node.nbytes:
             _weigh(node, group, main, extra)
             return
         loose = None
@@ -304,7 +303,7 @@ def _extra_bytes(node: Node, group) -> int:
         if id(other) not in seen and other.group is not None \
                 and other.group.root() is group:
             seen.add(id(other))
-            extra += other.dtype.itemsize * math.prod(other.shape)
+            extra += other.nbytes
     for key in dead:
         handles.pop(key, None)
     return extra
@@ -329,7 +328,7 @@ def _cut_inputs(node: Node) -> bool:
     evaluate(batch, "size", share=False)
     if node.group is not None:
         group = node.group.root()
-        group.nodes, group.nbytes = 1, node.dtype.itemsize * math.prod(node.shape)
+        group.nodes, group.nbytes = 1, node.nbytes
         group.pinned = group.recheck = 0
     return True
 

@@ -25,6 +25,7 @@ _serials = itertools.count()
 
 
 class Node:
+    # (`nbytes`: its result's bytes, set once; a SmallLeaf's count as 0, see Group)
     __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "value", "depth", "site",
                  "group", "serial", "nbytes", "__weakref__")
 
