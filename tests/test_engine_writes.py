@@ -309,6 +309,47 @@ def test_a_small_view_still_read_is_copied_instead_of_the_buffer_written(monkeyp
         assert squares.tolist() == [(2.0 * i) ** 2 for i in range(view_stop)]
 
 
+def test_an_owned_input_with_a_small_view_still_read_is_written_in_place(monkeypatch):
+    """lbm's step starts by writing the owned f while `np.roll(f[:, :, i], 0)` (a view
+    of f's plane) is still to be read: the view is copied and f written in place, where
+    it copied all of f; a view of most of f leaves the write to a copy, and the input
+    as it was. The values are NumPy's either way."""
+    specs = (((6,), F64), ((2,), F64), ((1,), I64))
+    for view_stop, in_place in ((2, True), (5, False)):
+        calls = _count_writes_in_place(monkeypatch)
+        ins = (Instruction(op("slice"), (0,), (("starts", (0,)), ("steps", (1,)),
+                                               ("stops", (view_stop,))), (view_stop,), F64),
+               Instruction(op("update_slice"), (0, 1, 2), (("steps", (1,)),), (6,), F64),
+               Instruction(op("multiply"), (3, 3), (), (view_stop,), F64))
+        program = Program(specs, ins, (4, 5), (specs, ins, (4, 5)))
+        inputs = _inputs()
+        out, squares = NumpyBackend().run(program, inputs, frozenset([0])).outputs
+        assert bool(calls) is in_place and (out is inputs[0]) is in_place
+        assert out.tolist() == [0, 1, -1, -2, 4, 5]
+        assert squares.tolist() == [float(i * i) for i in range(view_stop)]
+        if not in_place:
+            assert inputs[0].tolist() == list(range(6))
+
+
+def test_a_write_into_a_reshape_with_a_small_view_still_read_goes_in_place(monkeypatch):
+    """The bounce-back's scatter, reshaped back, is written by the next step's first
+    plane while a view of that plane is still to be read: the view is copied, and the
+    reshape (a NumPy view of a buffer nothing else holds) written in place."""
+    calls = _count_writes_in_place(monkeypatch)
+    specs = (((6,), F64), ((1, 3), F64), ((2,), I64))
+    ins = (Instruction(op("add"), (0, 0), (), (6,), F64),
+           Instruction(op("reshape"), (3,), (("shape", (2, 3)),), (2, 3), F64),
+           Instruction(op("slice"), (3,), (("starts", (0,)), ("steps", (1,)),
+                                           ("stops", (2,))), (2,), F64),
+           Instruction(op("update_slice"), (4, 1, 2), (("steps", (1, 1)),), (2, 3), F64),
+           Instruction(op("multiply"), (5, 5), (), (2,), F64))
+    program = Program(specs, ins, (6, 7), (specs, ins, (6, 7)))
+    inputs = [numpy.arange(6.0), numpy.array([[-1.0, -2.0, -3.0]]), numpy.array([1, 0])]
+    out, squares = NumpyBackend().run(program, inputs).outputs
+    assert len(calls) == 1 and out.tolist() == [[0, 2, 4], [-1, -2, -3]]
+    assert squares.tolist() == [0, 4] and inputs[0].tolist() == list(range(6))
+
+
 def test_a_write_into_a_reshape_of_a_buffer_nothing_else_holds_goes_in_place(monkeypatch):
     """lbm's bounce-back writes `f.reshape(-1, 9)` (a NumPy view of the step's new f):
     nothing else holds f's buffer, so the write goes into it (it copied all of f)."""

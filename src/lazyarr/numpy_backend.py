@@ -346,22 +346,36 @@ def _pinned(slots: list, held: dict, input_last: tuple) -> dict | None:
 
 
 def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
-    """For a write into intermediate `target` that `_owns` turned down: whether the
-    only other holders of its buffer are NumPy views in this run's slots, at most half
-    its size together; they are copied here, so that the write can go in place. lbm's
-    `np.roll(f[:, :, i], 0)` is a view of f's plane, still to be read when the plane is
-    written: the write copied all of f (11.5 MB) where NumPy copies a plane. The
-    references to the buffer expected: `slots`, the argument list, `x` here,
-    getrefcount's own, and one per view."""
-    if target < base or target in held:
+    """For a write into `target` (an intermediate or a NumPy view of one, or an owned
+    input or what was written in place into one: `held`) that `_owns` turned down:
+    whether the only other holders of its buffer are NumPy views in this run's slots,
+    at most half its size together; they are copied here, so that the write can go in
+    place. lbm's `np.roll(f[:, :, i], 0)` is a view of f's plane, still to be read when
+    the plane is written: the write copied all of f (11.5 MB) where NumPy copies a
+    plane, twice a step (0.5 s a run of 100 steps): f came in owned, or as the reshape
+    of the bounce-back's scatter. The references expected: to the target, `slots`
+    (an owned one's: those it had when the run started, `held`, less getrefcount's
+    then), the argument list, `x` here and getrefcount's own (and `buffer` here, where
+    it is the target's own); to its buffer, where the target is a view of it, the
+    target's, `buffer` here and getrefcount's; and one per view."""
+    if target < base and target not in held:
         return False
     x = slots[target]
-    if type(x) is not np.ndarray or x.base is not None or not x.flags.writeable:
+    if type(x) is not np.ndarray or not x.flags.writeable:
         return False
-    views = [i for i in range(base, len(slots))
-             if type(slots[i]) is np.ndarray and slots[i].base is x]
-    if (not views or sys.getrefcount(x) != 4 + len({id(slots[i]) for i in views})
-            or 2 * sum([slots[i].size for i in views]) > x.size):
+    buffer = x if x.base is None else x.base
+    if type(buffer) is not np.ndarray or buffer.base is not None \
+            or (buffer is not x and target in held):
+        return False
+    views = [i for i in range(base, len(slots)) if i != target
+             and type(slots[i]) is np.ndarray and slots[i].base is buffer]
+    count = len({id(slots[i]) for i in views})
+    own = held[target] + 2 if target in held else 4
+    if buffer is x:
+        unshared = sys.getrefcount(x) == own + 1 + count
+    else:
+        unshared = sys.getrefcount(x) == own and sys.getrefcount(buffer) == 3 + count
+    if not views or not unshared or 2 * sum([slots[i].size for i in views]) > buffer.size:
         return False
     for i in views:
         slots[i] = slots[i].copy()
