@@ -352,8 +352,8 @@ def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
     at most half its size together; they are copied here, so that the write can go in
     place. lbm's `np.roll(f[:, :, i], 0)` is a view of f's plane, still to be read when
     the plane is written: the write copied all of f (11.5 MB) where NumPy copies a
-    plane, twice a step (0.5 s a run of 100 steps): f came in owned, or as the reshape
-    of the bounce-back's scatter. The references expected: to the target, `slots`
+    plane, 199 times in a run of 100 steps: f came in owned, or as the reshape of
+    the bounce-back's scatter. The references expected: to the target, `slots`
     (an owned one's: those it had when the run started, `held`, less getrefcount's
     then), the argument list, `x` here and getrefcount's own (and `buffer` here, where
     it is the target's own); to its buffer, where the target is a view of it, the
