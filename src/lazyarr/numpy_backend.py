@@ -353,16 +353,17 @@ def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
     place. lbm's `np.roll(f[:, :, i], 0)` is a view of f's plane, still to be read when
     the plane is written: the write copied all of f (11.5 MB) where NumPy copies a
     plane, 199 times in a run of 100 steps: f came in owned, or as the reshape of
-    the bounce-back's scatter. The references expected: to the target, `slots`
-    (an owned one's: those it had when the run started, `held`, less getrefcount's
-    then), the argument list, `x` here and getrefcount's own (and `buffer` here, where
-    it is the target's own); to its buffer, where the target is a view of it, the
-    target's, `buffer` here and getrefcount's; and one per view."""
+    the bounce-back's scatter. The references expected: to the target, `slots` (an
+    owned one's: those it had when the run started, `held`, less getrefcount's then),
+    the argument list, `x` here and getrefcount's own, and one per view where the
+    target owns its buffer; where it is a view, to its buffer: the target's, `buffer`
+    here, getrefcount's and one per view."""
     if target < base and target not in held:
         return False
     x = slots[target]
     if type(x) is not np.ndarray or not x.flags.writeable:
         return False
+    refs = sys.getrefcount(x)
     buffer = x if x.base is None else x.base
     if type(buffer) is not np.ndarray or buffer.base is not None \
             or (buffer is not x and target in held):
@@ -372,9 +373,9 @@ def _unshared(slots: list, target: int, base: int, held: dict) -> bool:
     count = len({id(slots[i]) for i in views})
     own = held[target] + 2 if target in held else 4
     if buffer is x:
-        unshared = sys.getrefcount(x) == own + 1 + count
+        unshared = refs == own + count
     else:
-        unshared = sys.getrefcount(x) == own and sys.getrefcount(buffer) == 3 + count
+        unshared = refs == own and sys.getrefcount(buffer) == 3 + count
     if not views or not unshared or 2 * sum([slots[i].size for i in views]) > buffer.size:
         return False
     for i in views:
