@@ -18,8 +18,10 @@ from lazyarr._tiers import Policy, State
 
 
 @pytest.fixture
-def ledger(tmp_path, monkeypatch):
-    """An empty cache directory, and folders of "code" whose files date the verdicts."""
+def ledger(tmp_path, monkeypatch, lazy_graph):
+    """An empty cache directory, and folders of "code" whose files date the verdicts;
+    operations recorded (`lazy_graph`), so that `_program` makes a program under every
+    tier (the eager path computes its 8 elements at once: an empty program)."""
     monkeypatch.setenv("LAZYARR_CACHE_DIR", str(tmp_path / "cache"))
     code = tmp_path / "code"
     code.mkdir()

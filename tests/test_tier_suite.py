@@ -14,7 +14,7 @@ import pytest
 import subsuite
 
 SAMPLE = 6
-WHOLE = ["core", "tiers", "mutation", "views", "observe"]
+WHOLE = ["core", "tiers", "ledger", "mutation", "views", "observe"]
 CHAPTERS = ["creation", "elementwise", "reductions", "accumulate", "manipulation", "indexing",
             "selection", "sorting", "statistics", "linalg", "fft", "random", "printing", "io",
             "polynomial", "manipulation_elements", "index_arrays", "bit_packing", "windows"]
