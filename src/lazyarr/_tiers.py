@@ -411,7 +411,8 @@ def backend_for_flush(program=None):
     estimate: starting an accelerator takes far longer than importing jax), or an
     interpreted run alone did. A script of one-off programs (a loop whose shapes
     shrink) never imports jax, a short script never starts a TPU (nor waits at exit
-    for it to stop), and no flush waits for the load. Under "interpret" on the CPU,
+    for it to stop), and no flush waits for the load (the process's exit does, for one
+    under way). Under "interpret" on the CPU,
     where every program is interpreted, the backend is not loaded at all."""
     name, options = _backend.selected()
     backend = _backend.instance(name, options)
@@ -433,9 +434,13 @@ def backend_for_flush(program=None):
             DEFERRED_FLUSHES += 1
             return fallback
         if thread is None:
+            # Not a daemon: the process's exit waits for a load under way. A daemon
+            # thread still inside jax's import when Python finalizes is stopped there,
+            # in C++ code, and took the process down: a segmentation fault in 2 of 43
+            # scripts ending 0.1-1.2 s into the load, and the benchmarks' nbody once
+            # ("terminate called ...", exit -6).
             thread = _loading[key] = threading.Thread(
-                target=_load_quietly, args=(name, options), daemon=True,
-                name="lazyarr-backend-load")
+                target=_load_quietly, args=(name, options), name="lazyarr-backend-load")
             thread.start()
     if not thread.is_alive():  # it finished (or failed) without being found: load here
         return _backend.current()
