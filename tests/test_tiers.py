@@ -612,8 +612,9 @@ def test_a_script_that_ends_while_the_backend_loads_exits_cleanly(backend):
     still importing waits for it. A daemon thread stopped inside jax's import at exit
     took the process down (a segmentation fault in 2 of 60 scripts ending 0.1-0.7 s
     into the load)."""
-    if backend != "xla":
-        pytest.skip("the XLA backend is the one loaded on a thread")
+    if backend != "xla":  # (its own process selects XLA, whatever the parametrization)
+        pytest.skip("runs once, under the xla parametrization: the process it starts "
+                    "selects the XLA backend itself, the only one loaded on a thread")
     script = textwrap.dedent("""
         import sys, threading
         from lazyarr import _tiers

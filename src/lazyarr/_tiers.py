@@ -436,9 +436,9 @@ def backend_for_flush(program=None):
         if thread is None:
             # Not a daemon: the process's exit waits for a load under way. A daemon
             # thread still inside jax's import when Python finalizes is stopped there,
-            # in C++ code, and took the process down: a segmentation fault in 2 of 43
-            # scripts ending 0.1-1.2 s into the load, and the benchmarks' nbody once
-            # ("terminate called ...", exit -6).
+            # in C++ code, and took the process down: a segmentation fault in 2 of 60
+            # scripts ending 0.1-0.7 s into the load (0 of 60 with this thread), and
+            # the benchmarks' nbody once ("terminate called ...", exit -6).
             thread = _loading[key] = threading.Thread(
                 target=_load_quietly, args=(name, options), name="lazyarr-backend-load")
             thread.start()
