@@ -766,3 +766,25 @@ def test_a_finished_script_waits_for_the_compile_under_way_only(backend, tmp_pat
                           timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "done", done.stderr[-2000:]
     assert not marker.exists()
+
+
+@pytest.mark.usefixtures("lazy_graph")  # operations recorded: each eval is a flush
+def test_the_backends_own_run_time_is_counted_apart_from_the_flush(monkeypatch):
+    """The scheduler sums the runs' own times as the backends report them
+    (`Events.run_seconds`) in `backend_seconds`: the flush time less it is lazyarr's
+    own, which benchmarks/micro reports."""
+    x = la.asarray(numpy.arange(4.0)) * 2.0
+    backend, flush = _flush.STATS.backend_seconds, _flush.STATS.flush_seconds
+    la.eval(x)
+    ran = _flush.STATS.backend_seconds - backend
+    assert 0.0 < ran <= _flush.STATS.flush_seconds - flush
+    real = _tiers.run
+
+    def reporting(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.events.run_seconds = 0.25
+        return result
+    monkeypatch.setattr(_tiers, "run", reporting)
+    backend = _flush.STATS.backend_seconds
+    numpy.testing.assert_array_equal(numpy.asarray(la.eval(x + 1.0)), numpy.arange(4.0) * 2 + 1)
+    assert _flush.STATS.backend_seconds - backend == 0.25

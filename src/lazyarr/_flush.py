@@ -519,7 +519,9 @@ def _handles_within(requested: list[Node], order: list[Node]) -> list[Node]:
 class Stats:
     """What the scheduler and the backends did. Backends count their own events (a
     compile, a cache hit) in `backend_events`; time spent compiling is part of the
-    flush time, and is reported apart from the time spent running."""
+    flush time, and is reported apart from the time spent running. `backend_seconds`
+    sums the runs' own times as the backends report them (`Events.run_seconds`): the
+    flush time less it is lazyarr's own (the tiers' choice included; benchmarks/micro)."""
 
     BACKEND_COUNTERS = ("compiles", "memory_cache_hits", "memory_cache_misses",
                         "disk_cache_hits", "disk_cache_misses", "compile_seconds")
@@ -528,6 +530,7 @@ class Stats:
         self.flushes: Counter = Counter()
         self.nodes_evaluated = 0
         self.flush_seconds = 0.0
+        self.backend_seconds = 0.0
         self.backend_events: Counter = Counter()
         self.fallbacks: Counter = Counter()  # NumPy functions run eagerly, by name
         self.lines: dict = {}  # per user line (file, line): an _observe.LineStats
@@ -691,6 +694,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
         _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy(), inputs)
         events["interpreted_runs"] += 1
     STATS.flush_seconds += seconds
+    STATS.backend_seconds += ran.run_seconds
     counts = ran.counts()
     if counts:  # (none on most runs: Counter.update is Python code)
         events.update(counts)

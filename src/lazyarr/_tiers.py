@@ -388,11 +388,11 @@ def interpreter():
 def interprets_first(backend) -> bool:
     """Whether the auto tier's first tier is the NumPy interpreter: a compiling backend
     running on one CPU device (on a mesh, "cpu*4", every program is compiled)."""
-    return (getattr(backend, "compiles", False) and platform(backend) == "cpu"
-            and "*" not in str(backend.device))
+    return getattr(backend, "compiles", False) and _where(backend) == ("cpu", False)
 
 
 _loading: dict[tuple, threading.Thread] = {}
+_running_loads: list[threading.Thread] = []  # those of _loading not seen finished (busy)
 DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loading
 
 
@@ -442,6 +442,7 @@ def backend_for_flush(program=None):
             thread = _loading[key] = threading.Thread(
                 target=_load_quietly, args=(name, options), name="lazyarr-backend-load")
             thread.start()
+            _running_loads.append(thread)
     if not thread.is_alive():  # it finished (or failed) without being found: load here
         return _backend.current()
     DEFERRED_FLUSHES += 1
@@ -548,7 +549,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
         ask_disk = compiled is None and not state.looked_up and not state.failed
         state.looked_up = True
         probe = compiled is not None and Policy.probe(state)
-    events = Events()
+    events = None  # (made only where the disk cache was asked: most runs add none)
     if ask_disk:  # a program compiled in an earlier process runs compiled at once,
         found, events = backend.lookup(program, signature, disk=True)
         if found is not None:  # unless it measured the interpreter faster there
@@ -565,7 +566,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             if state.slower:
                 stats.backend_events["tier_returns_to_interpreter"] += 1
         _remember(backend, program, signature, state)
-        return RunResult(result.outputs, events.add(result.events), result.deferred)
+        return _with(events, result)
     if compiled is not None:
         with _lock:
             timed = Policy.timing(state, _in_flight() > 0)
@@ -581,7 +582,7 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
                     stats.backend_events["tier_returns_to_interpreter"] += 1
             _remember(backend, program, signature, state)
         stats.backend_events["compiled_runs"] += 1
-        return RunResult(ran.outputs, events.add(ran.events), ran.deferred)
+        return _with(events, ran)
     # The first tier's time counts only where the run waited for its results (the
     # interpreter always does; op by op, a size cut need not).
     timed = block or first is interpreter() or state.interpreted_best == float("inf")
@@ -605,6 +606,13 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             state.future.instructions = program.operations()
             _submitted[:] = [st for st in _submitted if st.future is not None] + [state]
             stats.backend_events["background_compiles"] += 1
+    return _with(events, result)
+
+
+def _with(events: Events | None, result: RunResult) -> RunResult:
+    """`result` with `events` (the disk cache's, where it was asked) added to its own."""
+    if events is None:
+        return result
     return RunResult(result.outputs, events.add(result.events), result.deferred)
 
 
@@ -616,14 +624,32 @@ def first_tier(backend):
     or offers no first tier off the CPU)."""
     if not getattr(backend, "compiles", False):
         return None
-    if platform(backend) == "cpu":  # a CPU mesh ("cpu*4") has none: XLA partitions it all
-        return interpreter() if "*" not in str(backend.device) else None
+    place, mesh = _where(backend)
+    if place == "cpu":  # a CPU mesh ("cpu*4") has none: XLA partitions it all
+        return None if mesh else interpreter()
     return _op_by_op(backend)
 
 
 def platform(backend) -> str:
     """The platform of a backend's device name: "cpu", "gpu", "tpu", ... ("cpu*4": cpu)."""
-    return str(backend.device).partition(":")[0].partition("*")[0]
+    return _where(backend)[0]
+
+
+# id(backend) -> (backend, its device name, the platform, whether a mesh: "cpu*4")
+_PLATFORMS: dict[int, tuple] = {}
+
+
+def _where(backend) -> tuple[str, bool]:
+    """(platform, whether a mesh) of `backend`'s device, parsed once per device name
+    (the tiers ask at every flush)."""
+    device = backend.device
+    known = _PLATFORMS.get(id(backend))
+    if known is None or known[0] is not backend or known[1] is not device:
+        text = str(device)
+        known = _PLATFORMS[id(backend)] = (backend, device,
+                                           text.partition(":")[0].partition("*")[0],
+                                           "*" in text)
+    return known[2], known[3]
 
 
 def slower_ops(backend) -> frozenset:
@@ -719,11 +745,17 @@ def _host_bytes(inputs) -> int:
 
 def busy() -> bool:
     """Whether a backend load or a background compile is running (it takes a core)."""
-    return any(t.is_alive() for t in list(_loading.values())) or _in_flight() > 0
+    if _running_loads:  # (asked twice a flush: a finished load is dropped from the list)
+        _running_loads[:] = [t for t in _running_loads if t.is_alive()]
+        if _running_loads:
+            return True
+    return _in_flight() > 0
 
 
 def _in_flight() -> int:
     """Background compiles submitted and not yet adopted or finished."""
+    if not _submitted:
+        return 0
     return sum(1 for st in _submitted if st.future is not None and not st.future.done())
 
 
