@@ -148,8 +148,8 @@ def test_loop_cuts_land_where_the_iteration_keeps_little_live(monkeypatch):
     cuts = []
     linearize_ = _flush.linearize
 
-    def recording(order, outputs):
-        program, inputs = linearize_(order, outputs)
+    def recording(order, outputs, *learn):
+        program, inputs = linearize_(order, outputs, *learn)
         cuts.append((len(outputs), program.key))
         return program, inputs
     monkeypatch.setattr(_flush, "linearize", recording)
@@ -503,6 +503,28 @@ def test_a_stencil_line_keeps_static_offsets_wherever_a_program_starts():
 
 
 @pytest.mark.usefixtures("lazy_graph")
+def test_a_stencil_line_on_a_buffer_shared_with_numpy_keeps_static_offsets():
+    """The first step of a stencil on `asarray(ndarray)` computes each operation that
+    reads the shared buffer at once (cause "shared"), each np.roll a program of its
+    own: those programs do not make the line a moving window, so the later steps'
+    programs keep static offsets."""
+    data = np.arange(40_000.0).reshape(200, 200)  # past the eager size: shared
+
+    def step(u):
+        return la.roll(u, 1, axis=0) + la.roll(u, -1, axis=0)  # one line of code
+    with la.count_flushes() as counter:
+        u = step(la.asarray(data))
+    assert counter.causes["shared"] == 2
+    later = step(step(u))
+    program = _program(later)[0]
+    assert "dynamic_slice" not in [ins.op.name for ins in program.instructions]
+    expected = data
+    for _ in range(3):
+        expected = np.roll(expected, 1, axis=0) + np.roll(expected, -1, axis=0)
+    np.testing.assert_array_equal(np.asarray(later), expected)
+
+
+@pytest.mark.usefixtures("lazy_graph")
 def test_a_write_is_compiled_for_its_position_until_it_moves():
     """`x[a:b] = v` whose position stays put carries it in the program (`at`: XLA makes
     such a write a pad fused with its values); a write whose position moves from one
@@ -685,8 +707,8 @@ def test_wide_graphs_are_cut_into_bounded_programs(monkeypatch):
     sizes = []
     linearize_ = _flush.linearize
 
-    def recording(order, outputs):
-        program, inputs = linearize_(order, outputs)
+    def recording(order, outputs, *learn):
+        program, inputs = linearize_(order, outputs, *learn)
         sizes.append(len(program.instructions))
         return program, inputs
     monkeypatch.setattr(_flush, "linearize", recording)

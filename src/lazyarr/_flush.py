@@ -25,7 +25,7 @@ from .backend_api import BackendFailure, Instruction, Program, name_the_line
 from ._graph import INPUT, Node, topological_order
 from ._ops import OPS, Op
 
-CAUSES = ("read", "control", "shape", "explicit", "size", "pickle")
+CAUSES = ("read", "control", "shape", "explicit", "size", "pickle", "shared")
 
 SLICE, RESHAPE, DYNAMIC_SLICE = OPS["slice"], OPS["reshape"], OPS["dynamic_slice"]
 UPDATE_SLICE, CONCATENATE = OPS["update_slice"], OPS["concatenate"]
@@ -37,14 +37,16 @@ HOST_VIEW_OPS = frozenset([SLICE, RESHAPE, OPS["transpose"], OPS["broadcast_to"]
 MOVES = HOST_VIEW_OPS | {CONCATENATE, DYNAMIC_SLICE}
 
 
-def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
+def linearize(order: list[Node], outputs: list[Node],
+              learn: bool = True) -> tuple[Program, list]:
     """The program computing `outputs` from `order` (a topological order), and its inputs.
 
     An integer-index read (`a[i]`, `a[:, j]`, `a[i, j]`: a slice to length 1 on an axis,
     then the reshape that drops it), and a slice whose start has been seen to move
     (`x[i:i+k]` in a loop, see `_moving`), are emitted as a "dynamic_slice" whose
     position is one more runtime input, placed after the leaves' inputs (so
-    `_sole_owner_inputs` still lines up with them), so that the key does not hold it.
+    `_sole_owner_inputs` still lines up with them), so that the key does not hold it;
+    unless `learn` is False, the program's slices count in what `_moving` knows.
     Host scalars, and the positions of writes, are compiled in while they keep the
     values of the structure's first flush (`_Known`).
 
@@ -108,7 +110,7 @@ def linearize(order: list[Node], outputs: list[Node]) -> tuple[Program, list]:
     seen: dict[tuple, int] = {}
     for k in slices:
         node = pending[k]
-        if node in reads or _moving(node, seen):
+        if node in reads or _moving(node, seen, learn):
             structure[k] = (DYNAMIC_SLICE, _read_attrs(node), node.shape, node.dtype,
                             structure[k][4] + (len(inputs),))
             starts = _lowest_starts(node)
@@ -396,12 +398,21 @@ def _attr(node: Node, name: str):
     raise KeyError(name)
 
 
-def _moving(node: Node, seen: dict) -> bool:
+def _moving(node: Node, seen: dict, learn: bool = True) -> bool:
     """Whether slice `node`'s start moves between flushes at its place in the code.
-    `seen` counts the program's slices per site so far."""
-    site, starts = _slice_site(node), _attr(node, "starts")
+    `seen` counts the program's slices per site so far. Without `learn` (a program
+    computed at once because it reads a buffer shared with NumPy, cause "shared") the
+    slice neither counts nor is counted: such a program holds one operation of its
+    line, fewer of the line's slices than its other programs hold, so the second half
+    of an `np.roll` looked like a window that moved (diffusion's first step: its rolls
+    then ran as dynamic slices in every later program, which took 18-21 ms against
+    15-17 with static ones)."""
+    site = _slice_site(node)
     if site in _moving_sites:
         return True
+    if not learn:
+        return False
+    starts = _attr(node, "starts")
     count = seen[site] = seen.get(site, 0) + 1
     known = _site_starts.get(site)
     if known is None:
@@ -671,7 +682,7 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
         group.nodes = group.nbytes = group.pinned = group.recheck = 0
     if _failed:
         _raise_if_failed(order)
-    program, inputs = linearize(order, roots)
+    program, inputs = linearize(order, roots, cause != "shared")
     backend = _tiers.backend_for_flush(program)
     owned = (_sole_owner_inputs(order, inputs, program) if getattr(backend, "donates", False)
              else None)

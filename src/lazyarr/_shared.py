@@ -209,7 +209,7 @@ def reading(handle) -> None:
     node = handle._n
     # the live arrays this flush computes too (they share its work)
     others = [ref() for ref in list(node.group.root().handles.values())]
-    _flush.evaluate([node], "read")
+    _flush.evaluate([node], "shared")
     for other in [handle] + others:
         # a view, or an exported array, shares the buffer; other results must not
         if other is None or not other._n.is_computed or other._owner() is not other \
