@@ -11,7 +11,7 @@ import pytest
 
 import lazyarr as la
 from benchmarks.scripts import gauss, life
-from lazyarr import _dtypes
+from lazyarr import _dtypes, _eager
 from lazyarr._flush import linearize
 from lazyarr.backend_api import compiled_in
 from lazyarr._graph import topological_order
@@ -514,7 +514,8 @@ def test_a_stencil_line_on_a_buffer_shared_with_numpy_keeps_static_offsets():
         return la.roll(u, 1, axis=0) + la.roll(u, -1, axis=0)  # one line of code
     with la.count_flushes() as counter:
         u = step(la.asarray(data))
-    assert counter.causes["shared"] == 2
+    # (off the host's CPU, asarray copies: nothing is shared)
+    assert counter.causes["shared"] == (2 if _eager.on_host() else 0)
     later = step(step(u))
     program = _program(later)[0]
     assert "dynamic_slice" not in [ins.op.name for ins in program.instructions]
