@@ -10,10 +10,11 @@ that one, else a copy), and from then on, while the owner lives, its node is a l
 - every read of the owner (or of one of its views) reads `h` as it is then;
 - an operation reading the owner reads `h` through a fresh leaf `P` (no copy) that
   carries a group (see `_graph.Group`), so that what is built on it is found by its
-  group: an array or write built on `P` is computed as soon as it is recorded,
-  from `h` as it is then, exactly when NumPy would compute it, so a later write
-  through `h` cannot change its result; a result that still shares memory with `h`
-  (`x.copy()`, a reshape NumPy copies) is then copied, as NumPy copies it;
+  group: an array or write built on `P` is computed as soon as it is recorded (a
+  flush of cause "shared"), from `h` as it is then, exactly when NumPy would compute
+  it, so a later write through `h` cannot change its result; a result that still
+  shares memory with `h` (`x.copy()`, a reshape NumPy copies) is then copied, as
+  NumPy copies it;
 - a lazy write into the owner (or one of its views) is made at once into `h` itself
   (NumPy's in-place assignment, for the writes `backend_api.WRITES_IN_PLACE` lists
   and masked writes), and a ufunc with `out=` it (`x += 1`) is NumPy's ufunc writing
