@@ -2,7 +2,9 @@
 time for the same thing, in microseconds per operation:
 
 - **build**: `x + x` on a small computed array (10 float64), recording the node only
-  (eager execution switched off: `lazyarr.use_eager(False)`);
+  (eager execution switched off: `lazyarr.use_eager(False)`); and per operation of a
+  chain `y = y * 0.99 + 0.001` from it (pending operands and Python scalars, as a
+  loop body records them);
 - **eager**: the same `x + x` computed at once (lazyarr._eager, the default on the CPU),
   on the array above and on an eager result (whose node says it may be taken at once);
 - **eager step**: one step of the small_loop workload, `x = x + 1e-4 * (cos(x) - x)`
@@ -52,6 +54,14 @@ def run(quick: bool) -> list[tuple[str, float, float]]:
         x = lazyarr.eval(lazyarr.asarray(host) * 1.0)  # a computed array, the backend's buffer
         rows = [("build: x + x (10 elements)", _per_call(lambda: x + x, count),
                  _per_call(lambda: host + host, count))]
+
+        def chain(a):  # 50 operations on pending arrays and Python scalars: no cut
+            for _ in range(25):
+                a = a * 0.99 + 0.001
+            return a
+        rows.append(("build in a chain: y = y * 0.99 + 0.001, per operation",
+                     _per_call(lambda: chain(x), count // 10) / 50,
+                     _per_call(lambda: chain(host), count // 10) / 50))
     # (x above may be the backend's buffer, as from a disk-cache hit: eager execution
     # takes NumPy buffers, so its inputs are made from the host array.)
     computed = lazyarr.asarray(host)
