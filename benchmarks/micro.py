@@ -24,23 +24,25 @@ import time
 import numpy
 
 
-def _per_call(fn, count: int, inside=None) -> float | tuple[float, float]:
-    """Microseconds per call of `fn`, best of 15 batches of `count / 5` calls (the
-    minimum of many short batches: the machine may be shared). With `inside` (a
-    function reading a running total of seconds), also the microseconds per call of
-    that total in the best batch."""
+def _best_batch(fn, count: int, total=lambda: 0.0) -> tuple[float, float]:
+    """Microseconds per call of `fn` in the best of 15 batches of `count / 5` calls (the
+    minimum of many short batches: the machine may be shared), and per call of the
+    running total of seconds that `total()` reads, over that batch."""
     best = (float("inf"), 0.0)
     count = max(1, count // 5)
     for _ in range(15):
-        within = inside() if inside is not None else 0.0
+        before = total()
         start = time.perf_counter()
         for _ in range(count):
             fn()
         wall = time.perf_counter() - start
         if wall < best[0]:
-            best = (wall, (inside() - within) if inside is not None else 0.0)
-    per_call = (best[0] / count * 1e6, best[1] / count * 1e6)
-    return per_call if inside is not None else per_call[0]
+            best = (wall, total() - before)
+    return best[0] / count * 1e6, best[1] / count * 1e6
+
+
+def _per_call(fn, count: int) -> float:
+    return _best_batch(fn, count)[0]
 
 
 def run(quick: bool) -> list[tuple[str, float, float]]:
@@ -78,8 +80,8 @@ def run(quick: bool) -> list[tuple[str, float, float]]:
                  _per_call(lambda: step(numpy, host), count)))
     with lazyarr.use_eager(False):
         lazyarr.eval(x + 1.0)  # its structure seen once
-        flush, backend = _per_call(lambda: lazyarr.eval(x + 1.0), count,
-                                   lambda: _flush.STATS.backend_seconds)
+        flush, backend = _best_batch(lambda: lazyarr.eval(x + 1.0), count,
+                                     lambda: _flush.STATS.backend_seconds)
         own = flush - backend - rows[0][1]  # less the backend's run and the node's build
     rows.append(("flush: eval(x + 1.0), cached", flush, _per_call(lambda: host + 1.0, count)))
     rows.append(("flush: lazyarr's own time", own, float("nan")))
