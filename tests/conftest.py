@@ -55,10 +55,45 @@ def _sample(config, items):
     items[:] = kept
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "once(backend=None): run under one backend's parametrization only (see "
+                   "`_once`)")
+
+
+def _once(config, items):
+    """A test marked `once` does not depend on the harness backend (it starts processes
+    that choose their own, or checks what no backend changes): it runs under the
+    parametrization of the backend the mark names (by default the first one tested),
+    and its others are deselected, not run again. Where the named backend is not among
+    those tested, the test is kept once and skipped, saying so."""
+    kept, dropped = [], []
+    for item in items:
+        mark = item.get_closest_marker("once")
+        backend = getattr(getattr(item, "callspec", None), "params", {}).get("backend")
+        if mark is None or backend is None:
+            kept.append(item)
+            continue
+        wanted = mark.args[0] if mark.args else BACKENDS[0]
+        if backend == wanted:
+            kept.append(item)
+        elif backend == BACKENDS[0] and wanted not in BACKENDS:
+            item.add_marker(pytest.mark.skip(
+                reason=f"runs under the {wanted} backend, which is not among those tested"))
+            kept.append(item)
+        else:
+            dropped.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 def pytest_collection_modifyitems(config, items):
-    """Runs on the example backend outside its slice are deselected (unless chosen)."""
+    """Tests marked `once` run under one backend (`_once`); runs on the example backend
+    outside its slice are deselected (unless chosen)."""
     if SAMPLE > 1:
         _sample(config, items)
+    _once(config, items)
     if "example" in BACKENDS and _chosen:
         return
     kept, dropped = [], []

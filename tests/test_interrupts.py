@@ -84,11 +84,8 @@ print(json.dumps({
 """
 
 
-@pytest.fixture(autouse=True)
-def _once(backend):
-    """These checks start their own processes: run them once, not once per backend."""
-    if backend != "xla":
-        pytest.skip("runs once, under the xla parametrization")
+# These checks start their own processes: run once, not once per backend.
+pytestmark = pytest.mark.once("xla")
 
 
 @pytest.mark.parametrize("where, tier, name", [

@@ -20,20 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from lazyarr import _backend
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 240  # seconds per subprocess: generous for two shared, loaded cores
 
-pytestmark = pytest.mark.skipif("xla" not in _backend.available(),
-                                reason="the xla backend is not installed")
-
-
-@pytest.fixture(autouse=True)
-def _once(backend):
-    """These checks start their own processes: run them once, not once per backend."""
-    if backend != "xla":
-        pytest.skip("runs once, under the xla parametrization")
+# These checks start their own processes: run once, under XLA (skipped where it is not
+# installed, see conftest's `_once`), not once per backend.
+pytestmark = pytest.mark.once("xla")
 
 
 def _env(devices: int, **extra) -> dict:

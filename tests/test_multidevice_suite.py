@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import pytest
 
-from lazyarr import _backend
-
 import subsuite
 SAMPLE = 6
 # One module per chapter of the API, plus views, mutation, printing and the scheduler.
@@ -27,10 +25,8 @@ MODULES = ["creation", "elementwise", "reductions", "accumulate", "manipulation"
 SINGLE_DEVICE_FACTS = ["tests/test_core.py::test_metadata_is_known_without_computing"]  # .device == "cpu"
 
 
-@pytest.mark.skipif("xla" not in _backend.available(), reason="the xla backend is not installed")
-def test_differential_suite_on_four_devices(backend, tmp_path):
-    if backend != "xla":
-        pytest.skip("runs once, under the xla parametrization")
+@pytest.mark.once("xla")  # (its inner run is XLA's; skipped where XLA is not installed)
+def test_differential_suite_on_four_devices(tmp_path):
     subsuite.run([f"tests/test_{m}.py" for m in MODULES],
                  dict(XLA_FLAGS="--xla_force_host_platform_device_count=4",
                       LAZYARR_TEST_BACKENDS="xla:cpu*4", LAZYARR_SHARD_MIN_BYTES="0",

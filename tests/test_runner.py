@@ -15,7 +15,6 @@ import pytest
 
 import lazyarr
 from lazyarr import _runner
-from conftest import BACKENDS
 
 PROGRAMS = Path(__file__).parent / "programs"
 # the lazyarr under test (a worktree's src and its backends), not whichever is installed
@@ -40,11 +39,7 @@ KNOWN_FAILURES = {
 } if sys.version_info < (3, 12) else {}
 
 
-@pytest.fixture(autouse=True)
-def _once(backend):
-    """Subprocesses choose their own backend, so run each test for one harness backend."""
-    if backend != BACKENDS[0]:
-        pytest.skip("subprocess tests run once, whatever the harness backend")
+pytestmark = pytest.mark.once  # subprocesses choose their own backend
 
 
 def run(args, *, lazy=True, cwd=None, backend="numpy", env=None, input=None, timeout=120):

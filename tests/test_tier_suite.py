@@ -20,10 +20,9 @@ CHAPTERS = ["creation", "elementwise", "reductions", "accumulate", "manipulation
             "polynomial", "manipulation_elements", "index_arrays", "bit_packing", "windows"]
 
 
+@pytest.mark.once("numpy")  # (the inner run has both backends)
 @pytest.mark.parametrize("tier", ["auto", "interpret"])
-def test_suite_under_a_forced_tier(tier, backend, tmp_path):
-    if backend != "numpy":
-        pytest.skip("runs once, under the numpy parametrization; the inner run has both")
+def test_suite_under_a_forced_tier(tier, tmp_path):
     env = dict(LAZYARR_TEST_TIER=tier, LAZYARR_TEST_BACKENDS="numpy,xla",
                LAZYARR_CACHE_DIR=str(tmp_path))
     subsuite.run([f"tests/test_{m}.py" for m in WHOLE], env, minimum=500)

@@ -607,14 +607,12 @@ def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
     assert done.stdout.split() == ["False", "True", "True"], done.stdout
 
 
-def test_a_script_that_ends_while_the_backend_loads_exits_cleanly(backend):
+@pytest.mark.once("xla")  # (its own process selects XLA, the backend loaded on a thread)
+def test_a_script_that_ends_while_the_backend_loads_exits_cleanly():
     """The load runs on a thread that is no daemon: a script that ends while jax is
     still importing waits for it. A daemon thread stopped inside jax's import at exit
     took the process down (a segmentation fault in 2 of 60 scripts ending 0.1-0.7 s
     into the load)."""
-    if backend != "xla":  # (its own process selects XLA, whatever the parametrization)
-        pytest.skip("runs once, under the xla parametrization: the process it starts "
-                    "selects the XLA backend itself, the only one loaded on a thread")
     script = textwrap.dedent("""
         import sys, threading
         from lazyarr import _tiers
@@ -735,14 +733,11 @@ def test_a_program_far_slower_compiled_goes_back_after_one_run(auto, monkeypatch
     assert stats["compiled_runs"] == 1 and stats["interpreted_runs"] == 8
 
 
-def test_a_finished_script_waits_for_the_compile_under_way_only(backend, tmp_path):
+@pytest.mark.once  # (its own process drives `_tiers`' compile thread: no backend in it)
+def test_a_finished_script_waits_for_the_compile_under_way_only(tmp_path):
     """Once the script's main thread ends, the background compiles still queued are
     dropped: the process waits for the one under way (XLA's compile cannot be
     interrupted), not for every queued one (a ThreadPoolExecutor ran them all first)."""
-    if backend != "numpy":
-        # (the script drives `_tiers`' compile thread directly, in a process of its
-        # own: the backend parameter changes nothing in it, so it runs once)
-        pytest.skip("a subprocess test independent of the backend: run under numpy only")
     marker = tmp_path / "queued-compile-ran"
     script = textwrap.dedent(f"""
         import threading, time

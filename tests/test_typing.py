@@ -15,17 +15,12 @@ import textwrap
 
 import pytest
 
-from conftest import BACKENDS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 
 
-@pytest.fixture(autouse=True)
-def _once(backend):
-    """Types do not depend on the backend: run each test once."""
-    if backend != BACKENDS[0]:
-        pytest.skip("typing tests run once, whatever the harness backend")
+pytestmark = pytest.mark.once  # types do not depend on the backend
 
 
 def _generator():
