@@ -279,6 +279,7 @@ def test_no_backend_load_for_a_program_whose_host_inputs_cost_more_to_copy(monke
     compiling, start no load either (loading jax beside it cost its process 0.5 s).
     With the copy free, the same runs do start it."""
     monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
+    monkeypatch.setattr(_tiers, "load_seconds", lambda: 0.0)
     x = la.asarray(numpy.linspace(0.0, 1.0, 300))
     y = la.cos(x) * 2.5 - x
     program, inputs = _flush.linearize(topological_order([y._node]), [y._node])
@@ -286,12 +287,40 @@ def test_no_backend_load_for_a_program_whose_host_inputs_cost_more_to_copy(monke
     for rate, loads in ((1.0, False), (1e30, True)):
         monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", rate)
         monkeypatch.setattr(_tiers, "_unloaded_runs", {})
+        monkeypatch.setattr(_tiers, "_surplus", [0.0])
         monkeypatch.setattr(_tiers, "_long_run", [False])
         likely = []
         for _ in range(4):
             likely.append(_tiers._compile_likely(program))
             _tiers.interpreted_before_load(program, 0.01, False, inputs)
         assert likely == [False, False, loads, loads]  # (HOT runs first)
+
+
+def test_repeating_programs_pay_for_the_backend_load_together(monkeypatch):
+    """black_scholes makes nine programs a call; none of them paid alone for loading
+    jax and compiling it within 8 calls, so none was ever compiled. The load is paid
+    once for every program that would be compiled: it starts once their runs past
+    their compiles' estimates add up to it. One program at 0.2 s a run (compile 0.1 s,
+    load 1 s) pays after 6 runs; two such programs after 3 runs each."""
+    monkeypatch.setattr(_tiers, "compile_estimate",
+                        lambda program, loaded=True: 0.1 + (0.0 if loaded else 1.0))
+    monkeypatch.setattr(_tiers, "load_seconds", lambda: 1.0)
+    monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", 1e30)
+    la.set_eager(False)  # (two programs, as recorded)
+    x = la.asarray(numpy.linspace(0.0, 1.0, 300))
+    built = [la.cos(x) * 2.5 - x, la.sin(x) + x * 0.5]
+    programs = [_flush.linearize(topological_order([y._node]), [y._node]) for y in built]
+    assert programs[0][0].key != programs[1][0].key
+    for count, first_likely in ((1, 6), (2, 3)):
+        monkeypatch.setattr(_tiers, "_unloaded_runs", {})
+        monkeypatch.setattr(_tiers, "_surplus", [0.0])
+        monkeypatch.setattr(_tiers, "_long_run", [False])
+        likely = []
+        for _ in range(8):
+            likely.append([_tiers._compile_likely(p) for p, _ in programs[:count]])
+            for program, inputs in programs[:count]:
+                _tiers.interpreted_before_load(program, 0.2, False, inputs)
+        assert [any(calls) for calls in likely].index(True) == first_likely, likely
 
 
 def test_a_program_whose_host_inputs_cost_more_to_copy_stays_interpreted(auto, monkeypatch):
@@ -588,6 +617,7 @@ def test_jax_is_loaded_only_once_a_compile_is_likely(backend):
             float((a * k).sum())
         print("jax" in sys.modules)
         _tiers.compile_estimate = lambda program, loaded=True: 0.0  # a free compile
+        _tiers.load_seconds = lambda: 0.0  # and a free load
         for k in range(40):  # one structure, again and again: jax loads meanwhile
             float((a * k).sum())
         for thread in list(_tiers._loading.values()):

@@ -128,6 +128,7 @@ class State:
         # (before the compiling backend loads, see `backend_for_flush`:)
         self.ledger = None            # the ledger's verdict from an earlier process
         self.host_bytes = 0           # the bytes of host inputs its last run read
+        self.surplus = 0.0            # its part of `_surplus`
         for name, value in fields.items():
             if name not in vars(self):
                 raise TypeError(f"State has no field {name!r}")
@@ -400,6 +401,11 @@ DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loa
 # seconds, best and best uncontended, host bytes, and what the ledger said of it)
 _unloaded_runs: dict = {}
 _long_run = [False]  # an interpreted run paid for a compile while nothing was loaded
+# While nothing is loaded: the seconds by which the repeating structures' interpreted
+# runs exceed what compiling each is estimated to cost (`compile_estimate`), summed
+# over those whose compiled runs could beat the interpreter's (`Policy.copy_pays`).
+# Once it reaches what loading costs, the rent paid has bought the load as well.
+_surplus = [0.0]
 
 
 def backend_for_flush(program=None):
@@ -407,9 +413,10 @@ def backend_for_flush(program=None):
     selected compiling backend is not loaded yet (importing jax takes a second or more,
     starting a TPU 10 s or more), this flush runs on the interpreter, and the backend
     is loaded on a background thread only once a compile is likely: `program`'s runs so
-    far pay for loading it and compiling (`Policy.pays`, with `load_seconds()` in the
-    estimate: starting an accelerator takes far longer than importing jax), or an
-    interpreted run alone did. A script of one-off programs (a loop whose shapes
+    far pay for compiling it, and the repeating programs' interpreted runs together
+    pay for loading the backend and compiling them (`_surplus`, against
+    `load_seconds()`: starting an accelerator takes far longer than importing jax), or
+    an interpreted run alone paid for both. A script of one-off programs (a loop whose shapes
     shrink) never imports jax, a short script never starts a TPU (nor waits at exit
     for it to stop), and no flush waits for the load (the process's exit does, for one
     under way). Under "interpret" on the CPU,
@@ -453,10 +460,13 @@ def _compile_likely(program) -> bool:
     """Whether to start loading the compiling backend (see `backend_for_flush`): at
     once for a program an earlier process compiled and did not find slower (`_ledger`:
     it is in the disk cache), never for one it found slower compiled, else once the
-    program's runs pay for the load and the compile, and a compiled run could beat
-    the interpreter's at all (`Policy.copy_pays`: jacobi's step reads 191 MB of host
-    views a run, interpreted in 27 ms, so it is never compiled; importing jax beside
-    it only cost its process 0.5 s)."""
+    program's runs pay for its compile, a compiled run could beat the interpreter's
+    at all (`Policy.copy_pays`: jacobi's step reads 191 MB of host views a run,
+    interpreted in 27 ms, so it is never compiled; importing jax beside it only cost
+    its process 0.5 s), and the repeating programs' runs together pay for the load
+    and their compiles (`_surplus`). The load is paid once for all the programs that
+    would be compiled: it is bought once the rent paid on them covers it and their
+    compiles, which for one program is its runs paying for both."""
     if program is None or _long_run[0]:
         return True
     seen = _unloaded_runs.get(program.key)
@@ -466,9 +476,9 @@ def _compile_likely(program) -> bool:
         seen = _unloaded_runs[program.key] = State(ledger=_ledger_verdict(program))
     if seen.ledger is not None:
         return seen.ledger != _ledger.SLOWER
-    likely = (Policy.pays(seen.runs, seen.interpreted_total, 0.0,
-                          compile_estimate(program, False))
-              and Policy.copy_pays(seen, seen.host_bytes))
+    likely = (Policy.pays(seen.runs, seen.interpreted_total, 0.0, compile_estimate(program))
+              and Policy.copy_pays(seen, seen.host_bytes)
+              and _surplus[0] >= load_seconds())
     seen.runs += 1
     return likely
 
@@ -498,6 +508,11 @@ def interpreted_before_load(program, seconds: float, contended: bool, inputs) ->
     seen.host_bytes = _host_bytes(inputs)
     if seen.ledger == _ledger.SLOWER:
         return
+    surplus = 0.0
+    if seen.runs >= HOT and Policy.copy_pays(seen, seen.host_bytes):
+        surplus = max(0.0, seen.interpreted_total - compile_estimate(program))
+    _surplus[0] += surplus - seen.surplus
+    seen.surplus = surplus
     if (Policy.pays(1, seconds, seconds, compile_estimate(program, False))
             and Policy.copy_pays(seen, seen.host_bytes)):
         _long_run[0] = True
@@ -831,5 +846,6 @@ def reset() -> None:
         _states.clear()
         FAILURES.clear()
         _unloaded_runs.clear()
+        _surplus[0] = 0.0
         _measured[:] = [0, 0.0]
     _ledger.forget()
