@@ -647,7 +647,7 @@ def test_a_script_that_ends_while_the_backend_loads_exits_cleanly():
         import sys, threading
         from lazyarr import _tiers
         _tiers._long_run[0] = True  # as after an interpreted run that paid for it
-        _tiers.backend_for_flush(None)
+        _tiers.backend_for_flush(None)  # (the interpreter, while XLA loads)
         loading = list(_tiers._loading.values())
         print(len(loading), any(thread.daemon for thread in loading))
     """)  # (and ends at once, the load under way)

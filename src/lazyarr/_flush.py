@@ -683,15 +683,14 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
     if _failed:
         _raise_if_failed(order)
     program, inputs = linearize(order, roots, cause != "shared")
-    backend = _tiers.backend_for_flush(program)
+    backend, unloaded = _tiers.backend_for_flush(program)
     owned = (_sole_owner_inputs(order, inputs, program) if getattr(backend, "donates", False)
              else None)
     events = STATS.backend_events
     compiles, compile_seconds = events["compiles"], events["compile_seconds"]
     background = events["background_compile_seconds"]
-    # (a run on the interpreter while the backend loads: its timing goes to the tiers,
-    # even where the load finishes during it)
-    unloaded = backend is _tiers.interpreter() and _backend.loaded() is None
+    # (`unloaded`: a run on the interpreter while the backend loads: its timing goes to
+    # the tiers, even where the load finishes during it)
     contended = unloaded and _tiers.busy()
     start = time.perf_counter()
     try:

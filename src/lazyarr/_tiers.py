@@ -420,18 +420,20 @@ def backend_for_flush(program=None):
     shrink) never imports jax, a short script never starts a TPU (nor waits at exit
     for it to stop), and no flush waits for the load (the process's exit does, for one
     under way). Under "interpret" on the CPU,
-    where every program is interpreted, the backend is not loaded at all."""
+    where every program is interpreted, the backend is not loaded at all.
+    Returns the backend and whether it is the interpreter standing in for the selected
+    backend, not loaded (its runs are the policy's to time: `interpreted_before_load`)."""
     name, options = _backend.selected()
     backend = _backend.instance(name, options)
     if backend is not None:
-        return backend
+        return backend, False
     if name == "numpy":
-        return _backend.current()
+        return _backend.current(), False
     forced = tier()
     if forced == "interpret" and _cpu_only(options):
-        return interpreter()  # (every program is interpreted there: nothing to load)
+        return interpreter(), True  # (every program is interpreted there: nothing to load)
     if forced != "auto":
-        return _backend.current()
+        return _backend.current(), False
     key = _backend.instance_key(name, options)
     fallback = interpreter()  # before the load below holds the backends' lock
     global DEFERRED_FLUSHES
@@ -439,7 +441,7 @@ def backend_for_flush(program=None):
         thread = _loading.get(key)
         if thread is None and not _compile_likely(program):
             DEFERRED_FLUSHES += 1
-            return fallback
+            return fallback, True
         if thread is None:
             # Not a daemon: the process's exit waits for a load under way. A daemon
             # thread still inside jax's import when Python finalizes is stopped there,
@@ -451,9 +453,9 @@ def backend_for_flush(program=None):
             thread.start()
             _running_loads.append(thread)
     if not thread.is_alive():  # it finished (or failed) without being found: load here
-        return _backend.current()
+        return _backend.current(), False
     DEFERRED_FLUSHES += 1
-    return fallback
+    return fallback, True
 
 
 def _compile_likely(program) -> bool:
@@ -513,7 +515,10 @@ def interpreted_before_load(program, seconds: float, contended: bool, inputs) ->
         surplus = max(0.0, seen.interpreted_total - compile_estimate(program))
     _surplus[0] += surplus - seen.surplus
     seen.surplus = surplus
-    if (Policy.pays(1, seconds, seconds, compile_estimate(program, False))
+    # (one run pays only from LONG_RUN_S on: the estimate, which reads the backend's
+    # selection from the environment, 2.5 us, is not asked of every shorter run)
+    if (seconds >= LONG_RUN_S and Policy.pays(1, seconds, seconds,
+                                              compile_estimate(program, False))
             and Policy.copy_pays(seen, seen.host_bytes)):
         _long_run[0] = True
 
