@@ -43,13 +43,33 @@ def test_policy_compiles_only_once_the_interpreted_time_pays_for_it():
     assert Policy.start_compile(State(runs=1, interpreted_total=4.0), 4.0, estimate)
 
 
+def test_what_is_unfaithful_follows_the_backends_platform(monkeypatch):
+    """`unfaithful` asks the backend once per platform: a backend the tests made a GPU
+    and then gave back its TPU ran float64 programs on the TPU (whose linalg has no
+    float64 there), its GPU answer (nothing) remembered."""
+    class Fake:
+        device = "gpu:0"
+
+        @staticmethod
+        def unfaithful(platform):
+            return {(None, numpy.dtype("float64"))} if platform == "tpu" else set()
+    monkeypatch.setattr(_tiers, "_UNFAITHFUL", {})
+    fake = Fake()
+    program = types.SimpleNamespace(input_specs=(((3,), numpy.dtype("float64")),),
+                                    instructions=())
+    assert not _tiers.unfaithful(fake, program)
+    fake.device = "tpu:0"
+    assert _tiers.unfaithful(fake, program)
+
+
 def test_the_compile_estimate_learns_from_the_compiles_made(monkeypatch):
     # (100 operations: the estimate counts them, not the constants before them)
     program = types.SimpleNamespace(instructions=(None,) * 103, operations=lambda: 100)
     monkeypatch.setattr(_tiers, "_measured", [0, 0.0])
     prior = _tiers.compile_estimate(program)
     assert prior == pytest.approx(_tiers.COMPILE_BASE_S + 100 * _tiers.COMPILE_PER_INSTRUCTION_S)
-    assert _tiers.compile_estimate(program, loaded=False) == pytest.approx(prior + _tiers.LOAD_S)
+    assert _tiers.compile_estimate(program, loaded=False) == pytest.approx(
+        prior + _tiers.load_seconds())  # (LOAD_S on the CPU, more with an accelerator)
     monkeypatch.setattr(_tiers, "_measured", [2, 0.02 + 0.04])  # 20 and 40 ms/instruction
     assert _tiers.compile_estimate(program) == pytest.approx(_tiers.COMPILE_BASE_S + 3.0)
 
@@ -441,8 +461,9 @@ def test_a_disk_cache_hit_runs_compiled_at_once(backend, tmp_path):
         s = lazyarr.stats()
         print(s["interpreted_runs"], s["compiled_runs"], s["disk_cache_hits"])
     """)
+    # (the CPU's tiers; and where this process holds an accelerator, its child cannot)
     env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_TIER": "auto",
-           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0"}
+           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0", "JAX_PLATFORMS": "cpu"}
 
     def run():
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -478,8 +499,9 @@ def test_a_cached_program_found_slower_compiled_starts_interpreted_next_time(bac
         s = lazyarr.stats()
         print(s["interpreted_runs"], s["compiled_runs"], s["disk_cache_hits"])
     """)
+    # (the CPU's tiers; and where this process holds an accelerator, its child cannot)
     env = {**os.environ, "LAZYARR_BACKEND": "xla", "LAZYARR_TIER": "auto",
-           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0"}
+           "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_EAGER": "0", "JAX_PLATFORMS": "cpu"}
 
     def run(slower, runs):
         done = subprocess.run([sys.executable, "-c", script, str(slower), str(runs)],

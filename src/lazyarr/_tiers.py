@@ -679,22 +679,26 @@ def slower_ops(backend) -> frozenset:
     return frozenset(named(platform(backend))) if named is not None else frozenset()
 
 
-_UNFAITHFUL: dict[int, tuple] = {}  # id(backend) -> (backend, dtypes, {op: dtypes})
+# id(backend) -> (backend, its platform, dtypes, {op: dtypes})
+_UNFAITHFUL: dict[int, tuple] = {}
 
 
 def unfaithful(backend, program) -> bool:
     """Whether `program` holds what `backend` does not compute as NumPy does on its
     platform (its optional `unfaithful(platform)`): a value of an unfaithful dtype, or
     an instruction of an op unfaithful at its result's dtype."""
+    where = platform(backend)
     known = _UNFAITHFUL.get(id(backend))
-    if known is None or known[0] is not backend:  # (held: its id is not reused)
+    # (the backend held: its id is not reused; the platform checked: the tests give
+    # a backend another device, and a TPU's float64 once compiled after one)
+    if known is None or known[0] is not backend or known[1] != where:
         named = getattr(backend, "unfaithful", None)
-        pairs = named(platform(backend)) if named is not None else ()
+        pairs = named(where) if named is not None else ()
         ops: dict = {}
         for op, d in pairs:
             ops[op] = ops.get(op, frozenset()) | {np.dtype(d)}
-        known = _UNFAITHFUL[id(backend)] = (backend, ops.pop(None, frozenset()), ops)
-    _, dtypes, ops = known
+        known = _UNFAITHFUL[id(backend)] = (backend, where, ops.pop(None, frozenset()), ops)
+    _, _, dtypes, ops = known
     if not (dtypes or ops):
         return False
     return (any(dtype in dtypes for _, dtype in program.input_specs)
