@@ -416,11 +416,11 @@ def backend_for_flush(program=None):
     far pay for compiling it, and the repeating programs' interpreted runs together
     pay for loading the backend and compiling them (`_surplus`, against
     `load_seconds()`: starting an accelerator takes far longer than importing jax), or
-    an interpreted run alone paid for both. A script of one-off programs (a loop whose shapes
-    shrink) never imports jax, a short script never starts a TPU (nor waits at exit
-    for it to stop), and no flush waits for the load (the process's exit does, for one
-    under way). Under "interpret" on the CPU,
-    where every program is interpreted, the backend is not loaded at all.
+    an interpreted run alone paid for both. A script of one-off programs (a loop whose
+    shapes shrink) never imports jax, a short script never starts a TPU (nor waits at
+    exit for it to stop), and no flush waits for the load (the process's exit does, for
+    one under way). Under "interpret" on the CPU, where every program is interpreted,
+    the backend is not loaded at all.
     Returns the backend and whether it is the interpreter standing in for the selected
     backend, not loaded (its runs are the policy's to time: `interpreted_before_load`)."""
     name, options = _backend.selected()
