@@ -343,6 +343,30 @@ def test_repeating_programs_pay_for_the_backend_load_together(monkeypatch):
         assert [any(calls) for calls in likely].index(True) == first_likely, likely
 
 
+def test_the_surplus_is_forgotten_with_the_structures(monkeypatch):
+    """Past MAX_STATES structures the unloaded runs are forgotten all at once, and the
+    surplus they had paid with them: a structure seen again starts from nothing and
+    would otherwise count its runs twice."""
+    monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.1)
+    monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", 1e30)
+    monkeypatch.setattr(_tiers, "MAX_STATES", 2)
+    monkeypatch.setattr(_tiers, "_unloaded_runs", {})
+    monkeypatch.setattr(_tiers, "_surplus", [0.0])
+    monkeypatch.setattr(_tiers, "_long_run", [False])
+    la.set_eager(False)
+    x = la.asarray(numpy.linspace(0.0, 1.0, 300))
+    built = [la.cos(x) * 2.5 - x, la.sin(x) + x * 0.5, la.tanh(x) - 1.0]
+    programs = [_flush.linearize(topological_order([y._node]), [y._node]) for y in built]
+    for program, inputs in programs[:2]:
+        for _ in range(3):
+            _tiers._compile_likely(program)
+            _tiers.interpreted_before_load(program, 0.2, False, inputs)
+    assert _tiers._surplus[0] == pytest.approx(2 * (0.6 - 0.1))
+    _tiers._compile_likely(programs[2][0])  # a third structure: all forgotten
+    assert list(_tiers._unloaded_runs) == [programs[2][0].key]
+    assert _tiers._surplus[0] == 0.0
+
+
 def test_a_program_whose_host_inputs_cost_more_to_copy_stays_interpreted(auto, monkeypatch):
     """The rule above in a run: a repeating program whose host input is copied at one
     byte a second is never compiled; its results are NumPy's. (A structure of its own:

@@ -473,8 +473,9 @@ def _compile_likely(program) -> bool:
         return True
     seen = _unloaded_runs.get(program.key)
     if seen is None:
-        if len(_unloaded_runs) >= MAX_STATES:
-            _unloaded_runs.clear()
+        if len(_unloaded_runs) >= MAX_STATES:  # (the surplus with them: a structure
+            _unloaded_runs.clear()              # seen again would count twice)
+            _surplus[0] = 0.0
         seen = _unloaded_runs[program.key] = State(ledger=_ledger_verdict(program))
     if seen.ledger is not None:
         return seen.ledger != _ledger.SLOWER
