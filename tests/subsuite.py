@@ -12,8 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(files: list[str], env_updates: dict, minimum: int, extra: tuple = (),
-        timeout: int = 1200) -> str:
+def run(files: list[str], env_updates: dict, minimum: int, timeout: int = 1200) -> str:
     """Run pytest on `files` (paths under the repository) with `env_updates`; assert it
     passed with at least `minimum` tests, and return its output."""
     env = dict(os.environ)
@@ -22,7 +21,7 @@ def run(files: list[str], env_updates: dict, minimum: int, extra: tuple = (),
     for name in ("LAZYARR_BACKEND", "LAZYARR_TIER", "PYTEST_XDIST_WORKER"):
         env.pop(name, None)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-               "no:xdist", *files, *extra]
+               "no:xdist", *files]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=timeout)
     tail = done.stdout[-6000:] + done.stderr[-2000:]

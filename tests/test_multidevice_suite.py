@@ -21,8 +21,6 @@ MODULES = ["creation", "elementwise", "reductions", "accumulate", "manipulation"
            "selection", "sorting", "statistics", "linalg", "fft", "random", "mutation",
            "views", "printing", "core", "io", "polynomial", "manipulation_elements",
            "index_arrays", "bit_packing", "windows"]
-# Tests that state single-device facts, not NumPy's semantics.
-SINGLE_DEVICE_FACTS = ["tests/test_core.py::test_metadata_is_known_without_computing"]  # .device == "cpu"
 
 
 @pytest.mark.once("xla")  # (its inner run is XLA's; skipped where XLA is not installed)
@@ -32,4 +30,4 @@ def test_differential_suite_on_four_devices(tmp_path):
                       LAZYARR_TEST_BACKENDS="xla:cpu*4", LAZYARR_SHARD_MIN_BYTES="0",
                       LAZYARR_TEST_SAMPLE=str(SAMPLE), LAZYARR_EXAMPLES="2",
                       LAZYARR_CACHE_DIR=str(tmp_path)),
-                 minimum=300, extra=tuple(f"--deselect={t}[xla]" for t in SINGLE_DEVICE_FACTS))
+                 minimum=300)

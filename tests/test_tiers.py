@@ -293,6 +293,13 @@ def test_interpreted_runs_made_before_the_backend_loaded_carry_their_timings(aut
     assert state.interpreted_best <= 0.2 and state.interpreted_clean <= 0.3
 
 
+def _nothing_loaded_yet(monkeypatch):
+    """The policy's state before the backend loads, from scratch: no runs, no surplus."""
+    monkeypatch.setattr(_tiers, "_unloaded_runs", {})
+    monkeypatch.setattr(_tiers, "_surplus", [0.0])
+    monkeypatch.setattr(_tiers, "_long_run", [False])
+
+
 def test_no_backend_load_for_a_program_whose_host_inputs_cost_more_to_copy(monkeypatch):
     """jacobi: its step reads 191 MB of host views a run, interpreted in 27 ms, so it is
     never compiled (`Policy.copy_pays`); its runs, which would pay for loading jax and
@@ -306,9 +313,7 @@ def test_no_backend_load_for_a_program_whose_host_inputs_cost_more_to_copy(monke
     assert any(type(v) is numpy.ndarray for v in inputs)
     for rate, loads in ((1.0, False), (1e30, True)):
         monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", rate)
-        monkeypatch.setattr(_tiers, "_unloaded_runs", {})
-        monkeypatch.setattr(_tiers, "_surplus", [0.0])
-        monkeypatch.setattr(_tiers, "_long_run", [False])
+        _nothing_loaded_yet(monkeypatch)
         likely = []
         for _ in range(4):
             likely.append(_tiers._compile_likely(program))
@@ -332,9 +337,7 @@ def test_repeating_programs_pay_for_the_backend_load_together(monkeypatch):
     programs = [_flush.linearize(topological_order([y._node]), [y._node]) for y in built]
     assert programs[0][0].key != programs[1][0].key
     for count, first_likely in ((1, 6), (2, 3)):
-        monkeypatch.setattr(_tiers, "_unloaded_runs", {})
-        monkeypatch.setattr(_tiers, "_surplus", [0.0])
-        monkeypatch.setattr(_tiers, "_long_run", [False])
+        _nothing_loaded_yet(monkeypatch)
         likely = []
         for _ in range(8):
             likely.append([_tiers._compile_likely(p) for p, _ in programs[:count]])
@@ -350,9 +353,7 @@ def test_the_surplus_is_forgotten_with_the_structures(monkeypatch):
     monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.1)
     monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", 1e30)
     monkeypatch.setattr(_tiers, "MAX_STATES", 2)
-    monkeypatch.setattr(_tiers, "_unloaded_runs", {})
-    monkeypatch.setattr(_tiers, "_surplus", [0.0])
-    monkeypatch.setattr(_tiers, "_long_run", [False])
+    _nothing_loaded_yet(monkeypatch)
     la.set_eager(False)
     x = la.asarray(numpy.linspace(0.0, 1.0, 300))
     built = [la.cos(x) * 2.5 - x, la.sin(x) + x * 0.5, la.tanh(x) - 1.0]

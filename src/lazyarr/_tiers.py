@@ -680,25 +680,25 @@ def slower_ops(backend) -> frozenset:
     return frozenset(named(platform(backend))) if named is not None else frozenset()
 
 
-# id(backend) -> (backend, its platform, dtypes, {op: dtypes})
+# id(backend) -> (backend, its device, dtypes, {op: dtypes})
 _UNFAITHFUL: dict[int, tuple] = {}
 
 
 def unfaithful(backend, program) -> bool:
     """Whether `program` holds what `backend` does not compute as NumPy does on its
     platform (its optional `unfaithful(platform)`): a value of an unfaithful dtype, or
-    an instruction of an op unfaithful at its result's dtype."""
-    where = platform(backend)
+    an instruction of an op unfaithful at its result's dtype. Asked once per device,
+    as `_where` parses it (a backend the tests made a GPU and gave back its TPU then
+    compiled float64 on the TPU, its GPU answer kept)."""
+    device = backend.device
     known = _UNFAITHFUL.get(id(backend))
-    # (the backend held: its id is not reused; the platform checked: the tests give
-    # a backend another device, and a TPU's float64 once compiled after one)
-    if known is None or known[0] is not backend or known[1] != where:
+    if known is None or known[0] is not backend or known[1] is not device:
         named = getattr(backend, "unfaithful", None)
-        pairs = named(where) if named is not None else ()
+        pairs = named(platform(backend)) if named is not None else ()
         ops: dict = {}
         for op, d in pairs:
             ops[op] = ops.get(op, frozenset()) | {np.dtype(d)}
-        known = _UNFAITHFUL[id(backend)] = (backend, where, ops.pop(None, frozenset()), ops)
+        known = _UNFAITHFUL[id(backend)] = (backend, device, ops.pop(None, frozenset()), ops)
     _, _, dtypes, ops = known
     if not (dtypes or ops):
         return False
