@@ -159,6 +159,27 @@ def test_the_common_case_copies_nothing(backend, compile_tier):
     assert total == e_total and _values(x) == expected.tolist()
 
 
+ROW_KEYS = {"mask, slice": lambda m: (m, slice(None)), "mask, int": lambda m: (m, 1),
+            "mask, slice of two": lambda m: (m, slice(1, 3)), "int rows": lambda m: ([1, 5],)}
+
+
+@pytest.mark.parametrize("key", ROW_KEYS.values(), ids=ROW_KEYS.keys())
+def test_writes_at_masked_rows_are_made_in_place(key):
+    """`x[mask, :] = v` into a buffer shared with NumPy (lbm's bounce-back) writes the
+    rows in place, as NumPy does: no copy of the buffer."""
+    rng = numpy.random.default_rng(0)
+    a, mask = rng.random((100, 100, 9)), rng.random((100, 100)) < 0.3  # past _eager's bound
+    expected = a.copy()
+    values = rng.random(expected[key(mask)].shape)
+    expected[key(mask)] = values
+    la.reset_stats()
+    x = la.asarray(a)  # shares `a`
+    x[key(la.asarray(mask))] = la.asarray(values)
+    assert la.stats()["shared_buffer_copies"] == 0
+    assert numpy.shares_memory(numpy.asarray(x), a)
+    assert _values(a) == expected.tolist() and _values(x) == expected.tolist()
+
+
 def test_what_copies_is_counted():
     """A buffer other arrays share is copied at the export; a write that is not a region,
     index, mask or ufunc write (`x.sort()`) is computed and copied into the buffer."""

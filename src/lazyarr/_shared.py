@@ -59,7 +59,7 @@ EXPORTED: dict[int, tuple] = {}
 # P, its buffer); a plain dict, since every new array asks whether it is empty.
 WATCH: dict[int, tuple] = {}
 _WRITES = {OPS[name]: fn for name, fn in IN_PLACE.items()}
-_SELECT = OPS["select"]
+_SELECT, _RESHAPE = OPS["select"], OPS["reshape"]
 _COPIES = "shared_buffer_copies"
 
 
@@ -248,11 +248,19 @@ def _in_place(node, h) -> bool:
     a write into a region or at indices of `h` (`x[i:j] = v`, `x[idx] = v`, `ufunc.at`),
     or a masked one (`x[mask] = v`, a select between `h` and values). Returns whether
     it did; the operands are computed first (NumPy computes them before it writes)."""
+    target = h
+    if node.op is _RESHAPE and node.inputs[0].op in _WRITES and h.flags.c_contiguous:
+        # a write at indices of `h` reshaped (`x[mask, :] = v` scatters the rows of `x`
+        # with the mask's axes merged): made into NumPy's view of `h` so reshaped
+        written = node.inputs[0].inputs[0]
+        if written.op is _RESHAPE and _is_buffer(written.inputs[0], h):
+            node = node.inputs[0]
+            target = h.reshape(written.shape)
     into = _WRITES.get(node.op)
     inputs = node.inputs
-    if into is not None and not node.op.checks and _is_buffer(inputs[0], h):
+    if into is not None and not node.op.checks and (target is not h or _is_buffer(inputs[0], h)):
         values = _operands(inputs[1:], h)
-        into(h, *values, **dict(node.attrs))
+        into(target, *values, **dict(node.attrs))
         return True
     if node.op is _SELECT and node.shape == h.shape:
         keep = 2 if _is_buffer(inputs[2], h) else 1 if _is_buffer(inputs[1], h) else 0
