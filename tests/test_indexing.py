@@ -74,6 +74,39 @@ def test_mask_of_a_lazy_comparison_flushes_once():
     assert float(y) == 10.0
 
 
+def test_a_fixed_mask_is_searched_once(monkeypatch):
+    """A computed mask used at every step of a loop (an obstacle, a boundary) is
+    searched once for its reads and writes; a write into the mask, and NumPy's writes
+    into a mask it shares (as `asarray` of a NumPy array does), are seen."""
+    searched = []
+    real = indexing._index_leaves
+    monkeypatch.setattr(indexing, "_index_leaves", lambda m: searched.append(1) or real(m))
+    rng = np.random.default_rng(0)
+    a, m = rng.random((40, 50, 3)), rng.random((40, 50)) < 0.3
+    x, mask = la.asarray(a), la.asarray(m)
+    for step in range(4):
+        kept = a[m, :][:, ::-1]
+        a = a * 0.5 + step
+        a[m, :] = kept
+        kept = x[mask, :][:, ::-1]
+        x = x * 0.5 + step
+        x[mask, :] = kept
+    assert_same(a, x)
+    assert len(searched) == 1
+    m[0, :] = True
+    mask[0, :] = True  # a new value: searched again
+    assert_same(a[m], x[mask])
+    assert len(searched) == 2
+    shared = np.asarray(mask)  # NumPy's writes into it are unseen: compared each time
+    assert_same(a[m], x[mask])
+    searches = len(searched)
+    assert_same(a[m], x[mask])
+    assert len(searched) == searches
+    shared[1, :] = m[1, :] = True
+    assert_same(a[m], x[mask])
+    assert len(searched) == searches + 1
+
+
 BAD_KEYS = [5, -4, (0, 9), [3], (0, 0, 0, 0), 1.5, [0.5], "a", (Ellipsis, Ellipsis),
             ([0, 1], [0, 1, 2]), np.array([True, False]), (slice(None), [[0, 5]])]
 
