@@ -245,23 +245,16 @@ def after_write(owner) -> None:
 
 def _in_place(node, h) -> bool:
     """Make the write `node` (the owner's new value) into `h` itself, as NumPy makes it:
-    a write into a region or at indices of `h` (`x[i:j] = v`, `x[idx] = v`, `ufunc.at`),
-    or a masked one (`x[mask] = v`, a select between `h` and values). Returns whether
-    it did; the operands are computed first (NumPy computes them before it writes)."""
-    target = h
-    if node.op is _RESHAPE and node.inputs[0].op in _WRITES and h.flags.c_contiguous:
-        # a write at indices of `h` reshaped (`x[mask, :] = v` scatters the rows of `x`
-        # with the mask's axes merged): made into NumPy's view of `h` so reshaped
-        written = node.inputs[0].inputs[0]
-        if written.op is _RESHAPE and _is_buffer(written.inputs[0], h):
-            node = node.inputs[0]
-            target = h.reshape(written.shape)
-    into = _WRITES.get(node.op)
-    inputs = node.inputs
-    if into is not None and not node.op.checks and (target is not h or _is_buffer(inputs[0], h)):
-        values = _operands(inputs[1:], h)
-        into(target, *values, **dict(node.attrs))
+    a write into a region or at indices of `h` (`x[i:j] = v`, `x[idx] = v`, `ufunc.at`,
+    `x[mask, :] = v`: `_write_target`), or a masked one (`x[mask] = v`, a select
+    between `h` and values). Returns whether it did; the operands are computed first
+    (NumPy computes them before it writes)."""
+    write, target = _write_target(node, h)
+    if write is not None and not write.op.checks:
+        values = _operands(write.inputs[1:], h)
+        _WRITES[write.op](target, *values, **dict(write.attrs))
         return True
+    inputs = node.inputs
     if node.op is _SELECT and node.shape == h.shape:
         keep = 2 if _is_buffer(inputs[2], h) else 1 if _is_buffer(inputs[1], h) else 0
         if keep:
@@ -269,6 +262,21 @@ def _in_place(node, h) -> bool:
             np.copyto(h, values, where=cond if keep == 2 else ~cond)
             return True
     return False
+
+
+def _write_target(node, h) -> tuple:
+    """The write (region, indices) that `node` makes into `h`, and the NumPy array it
+    writes into: `h`, or NumPy's view of `h` reshaped where `node` reshapes back a
+    write into `h` reshaped (`x[mask, :] = v` scatters the rows of `x` with the mask's
+    axes merged). (None, None) for any other node."""
+    if node.op is _RESHAPE and node.inputs[0].op in _WRITES and h.flags.c_contiguous:
+        write = node.inputs[0]
+        written = write.inputs[0]
+        if written.op is _RESHAPE and _is_buffer(written.inputs[0], h):
+            return write, h.reshape(written.shape)
+    if node.op in _WRITES and _is_buffer(node.inputs[0], h):
+        return node, h
+    return None, None
 
 
 def _is_buffer(node, h) -> bool:
