@@ -1,6 +1,7 @@
 """Indexing against NumPy: every kind of key, generated; masks; take; bounds errors."""
 
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -105,6 +106,29 @@ def test_a_fixed_mask_is_searched_once(monkeypatch):
     shared[1, :] = m[1, :] = True
     assert_same(a[m], x[mask])
     assert len(searched) == searches + 1
+
+
+def test_masks_searched_in_threads_at_once():
+    """Threads reading through more computed masks than are kept, evicting each other's:
+    every read equals NumPy's."""
+    rng = np.random.default_rng(1)
+    a = rng.random((300, 4))
+    masks = [rng.random(300) < p for p in np.linspace(0.1, 0.9, 3 * indexing._MAX_MASKS)]
+    x, lazy = la.asarray(a), [la.asarray(m) for m in masks]
+    wrong = []
+
+    def read(offset):
+        for step in range(40):
+            k = (offset + 7 * step) % len(masks)
+            if not np.array_equal(np.asarray(x[lazy[k], :]), a[masks[k], :]):
+                wrong.append(k)
+
+    threads = [threading.Thread(target=read, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
 
 
 BAD_KEYS = [5, -4, (0, 9), [3], (0, 0, 0, 0), 1.5, [0.5], "a", (Ellipsis, Ellipsis),
