@@ -173,7 +173,7 @@ def test_writes_at_masked_rows_are_made_in_place(key):
     values = rng.random(expected[key(mask)].shape)
     expected[key(mask)] = values
     la.reset_stats()
-    x = la.asarray(a)  # shares `a`
+    x = la.asarray(a, copy=False)  # shares `a` (on the CPU without copy=False too)
     x[key(la.asarray(mask))] = la.asarray(values)
     assert la.stats()["shared_buffer_copies"] == 0
     assert numpy.shares_memory(numpy.asarray(x), a)
@@ -308,9 +308,9 @@ def test_in_place_ufuncs_write_numpys_values_into_the_buffer():
 BIG = 40_000  # past lazyarr._eager.MAX_ELEMENTS: asarray shares the ndarray's memory
 
 
-def _asarray_of_an_ndarray(m):
+def _asarray_of_an_ndarray(m, copy=None):
     a = numpy.arange(float(BIG))
-    b = m.asarray(a)                # NumPy's asarray(ndarray) is the ndarray itself
+    b = m.asarray(a, copy=copy)     # NumPy's asarray(ndarray) is the ndarray itself
     y = b * 2.0                     # recorded before the writes below
     rows = b.reshape(200, 200)
     a[0] = -5.0                     # the caller's write shows through b and its views
@@ -322,18 +322,26 @@ def _asarray_of_an_ndarray(m):
             _values(c)[:4], float(b.sum()), numpy.shares_memory(numpy.asarray(b), a)]
 
 
-def test_asarray_of_an_ndarray_shares_its_memory_as_numpys_does(backend):
+@pytest.mark.parametrize("copy", [None, False])
+def test_asarray_of_an_ndarray_shares_its_memory_as_numpys_does(backend, copy):
     """`asarray(ndarray)` is the ndarray's own memory, as in NumPy (no copy: the input
     of a NumPy script's `np.asarray(data)` is never copied); what was recorded on it
-    before a write keeps NumPy's values."""
+    before a write keeps NumPy's values. On an accelerator, only where copy=False asks
+    for it (docs/semantics.md): otherwise a copy, which a later write does not change."""
     la.reset_stats()
-    assert _asarray_of_an_ndarray(la) == _asarray_of_an_ndarray(numpy)
+    if copy is None and not _eager.on_host():
+        a = numpy.arange(float(BIG))
+        b = la.asarray(a)
+        a[0] = -5.0
+        assert _values(b)[:2] == [0.0, 1.0] and not numpy.shares_memory(numpy.asarray(b), a)
+        return
+    assert _asarray_of_an_ndarray(la, copy) == _asarray_of_an_ndarray(numpy, copy)
     assert la.stats()["shared_buffer_copies"] == 0
 
 
-def _windows_of_a_shared_buffer(m):
+def _windows_of_a_shared_buffer(m, copy=None):
     a = numpy.arange(40_000.0)
-    x = m.asarray(a)
+    x = m.asarray(a, copy=copy)
     windows = [x[s:s + 100] for s in range(0, 1000, 300)]
     before = [float(w.mean()) for w in windows]
     a[:1000] *= -1
@@ -347,11 +355,12 @@ def test_windows_of_a_shared_buffer_read_it_as_it_is_then(backend):
     """A moving window `x[s:s + k]` of an `asarray(ndarray)` is NumPy's view of the
     buffer (no node, no copy) and its reductions read the buffer as it is at the call,
     as NumPy's do (`_shared.live_value`)."""
-    expected = _windows_of_a_shared_buffer(numpy)
+    copy = None if _eager.on_host() else False  # (an accelerator shares when asked)
+    expected = _windows_of_a_shared_buffer(numpy, copy)
     la.reset_stats()
-    assert _windows_of_a_shared_buffer(la) == expected
+    assert _windows_of_a_shared_buffer(la, copy) == expected
     with la.use_tier("interpret"), la.use_eager(True):  # the eager path's windows
-        assert _windows_of_a_shared_buffer(la) == expected
+        assert _windows_of_a_shared_buffer(la, copy) == expected
         eager = la.stats()["eager_ops"]
     assert la.stats()["shared_buffer_copies"] == 0
     assert eager or not _eager.on_host()

@@ -80,14 +80,15 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 def _shareable(a: np.ndarray, dtype, copy) -> bool:
     """Whether `asarray(a)` is `a`'s own memory, as NumPy's is (see `_shared.adopt`):
-    no cast, a writable C-contiguous buffer of a native numeric dtype, on the host's
-    CPU; and, unless copy=False asks for it, past the eager size (a small array is
-    copied: an operation reading a shared buffer is a flush, tens of µs, where the
-    eager path computes a small one in one)."""
+    no cast, a writable C-contiguous buffer of a native numeric dtype; always where
+    copy=False asks for it, else on the host's CPU past the eager size (a small array
+    is copied: an operation reading a shared buffer is a flush, tens of µs, where the
+    eager path computes a small one in one; on an accelerator, each operation reading
+    it would copy it to the device)."""
     return ((dtype is None or _dtypes.as_dtype(dtype) == a.dtype)
             and a.dtype.kind in "biufc" and a.dtype.isnative
             and a.flags.c_contiguous and a.flags.writeable
-            and (copy is False or a.size > _eager.MAX_ELEMENTS) and _eager.on_host())
+            and (copy is False or (a.size > _eager.MAX_ELEMENTS and _eager.on_host())))
 
 
 @export
