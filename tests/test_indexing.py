@@ -108,6 +108,24 @@ def test_a_fixed_mask_is_searched_once(monkeypatch):
     assert len(searched) == searches + 1
 
 
+def test_a_mask_too_large_to_keep_is_searched_each_time(monkeypatch):
+    """The indices kept live as long as the mask: past `MAX_MASK_BYTES` they are not
+    kept, and each read searches the mask, as NumPy does."""
+    searched = []
+    real = indexing._index_leaves
+    monkeypatch.setattr(indexing, "_index_leaves", lambda m: searched.append(1) or real(m))
+    m = np.arange(1000) % 3 == 0
+    a, mask = np.arange(1000.0), la.asarray(m)
+    monkeypatch.setattr(indexing, "MAX_MASK_BYTES", 8 * int(m.sum()) - 1)
+    for _ in range(3):
+        assert_same(a[m], la.asarray(a)[mask])
+    assert len(searched) == 3
+    monkeypatch.setattr(indexing, "MAX_MASK_BYTES", 8 * int(m.sum()))
+    for _ in range(3):
+        assert_same(a[m], la.asarray(a)[mask])
+    assert len(searched) == 4
+
+
 def test_masks_searched_in_threads_at_once():
     """Threads reading through more computed masks than are kept, evicting each other's:
     every read equals NumPy's."""

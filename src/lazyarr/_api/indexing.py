@@ -115,9 +115,12 @@ def _as_tuple(key) -> tuple:
 # node -> (a copy of its value, or None, the leaves). A computed node's value never
 # changes unless it is a buffer NumPy shares (`_shared`), whose writes are unseen: such
 # a mask is compared with the copy of it that was searched (10 us for 160,000 elements,
-# where np.nonzero takes 0.4-1.6 ms).
+# where np.nonzero takes 0.4-1.6 ms). What is kept lives as long as its mask, where
+# NumPy frees a search's indices after the operation: a mask whose indices (and copy)
+# would take more than `MAX_MASK_BYTES` is searched each time, as NumPy does.
 _MASK_INDICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _MAX_MASKS = 8
+MAX_MASK_BYTES = 16 << 20
 _MASKS_LOCK = threading.Lock()
 
 
@@ -144,6 +147,9 @@ def _known_indices(node: Node, shared: bool) -> list:
     if known is not None and np.array_equal(known[0], value):
         return known[1]
     leaves = _index_leaves(value)
+    kept = sum([index.value.nbytes for _, index in leaves]) + (value.nbytes if shared else 0)
+    if kept > MAX_MASK_BYTES:
+        return leaves
     with _MASKS_LOCK:  # (another thread's insertion would end the iteration)
         if len(_MASK_INDICES) >= _MAX_MASKS:
             _MASK_INDICES.pop(next(iter(_MASK_INDICES)), None)
