@@ -6,7 +6,6 @@ The rest of the suite runs it under LAZYARR_TEST_TIER=auto|interpret (test_tier_
 
 from __future__ import annotations
 
-import threading
 import warnings
 
 import hypothesis.extra.numpy as hnp
@@ -20,6 +19,7 @@ from lazyarr._array import Array
 from lazyarr._graph import SmallLeaf
 
 from strategies import NUMERIC, arrays, elements
+from threads import in_threads
 
 
 @pytest.fixture(autouse=True)
@@ -356,20 +356,7 @@ def test_threads_compute_eagerly_at_once():
             x = x + 1e-3 * (np_.cos(x) - x)
         return x
     expected = loop(np, host)
-    results, errors = [None] * 4, []
-
-    def run(k):
-        try:
-            results[k] = np.asarray(loop(la, la.asarray(host)))
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors
-    for result in results:
+    for result in in_threads(lambda k: np.asarray(loop(la, la.asarray(host))), 4):
         np.testing.assert_array_equal(result, expected)
 
 

@@ -1,7 +1,6 @@
 """Indexing against NumPy: every kind of key, generated; masks; take; bounds errors."""
 
 import math
-import threading
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from lazyarr._api import indexing
 
 from differential import assert_same, check, check_function, la_setitem, np_setitem
 from strategies import NUMERIC, arrays
+from threads import in_threads
 
 
 def getitem(x, key):
@@ -133,20 +133,11 @@ def test_masks_searched_in_threads_at_once():
     a = rng.random((300, 4))
     masks = [rng.random(300) < p for p in np.linspace(0.1, 0.9, 3 * indexing._MAX_MASKS)]
     x, lazy = la.asarray(a), [la.asarray(m) for m in masks]
-    wrong = []
 
     def read(offset):
-        for step in range(40):
-            k = (offset + 7 * step) % len(masks)
-            if not np.array_equal(np.asarray(x[lazy[k], :]), a[masks[k], :]):
-                wrong.append(k)
-
-    threads = [threading.Thread(target=read, args=(t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not wrong
+        ks = [(offset + 7 * step) % len(masks) for step in range(40)]
+        return [k for k in ks if not np.array_equal(np.asarray(x[lazy[k], :]), a[masks[k], :])]
+    assert in_threads(read, 4) == [[]] * 4
 
 
 BAD_KEYS = [5, -4, (0, 9), [3], (0, 0, 0, 0), 1.5, [0.5], "a", (Ellipsis, Ellipsis),

@@ -17,6 +17,8 @@ from lazyarr import _backend, _cuts, _flush, _settings, _tiers, backend_api
 from lazyarr._graph import topological_order
 from lazyarr._tiers import Policy, State
 
+from threads import in_threads
+
 
 def test_policy_compiles_what_repeats_or_runs_long():
     state = State(runs=1, interpreted_total=0.001)
@@ -560,21 +562,11 @@ def test_two_threads_flushing_at_once_get_single_threaded_results(backend, monke
         monkeypatch.setattr(_cuts, "_last_cut", None)
         return work(host)
     expected = [alone(h) for h in hosts]
-    got: dict = {}
-    errors = []
 
     def thread(k):
-        try:
-            with la.use_backend(backend):  # a selection made by `with` is per thread
-                got[k] = work(hosts[k])
-        except BaseException as exc:  # noqa: BLE001  (reported below)
-            errors.append(exc)
-    threads = [threading.Thread(target=thread, args=(k,)) for k in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+        with la.use_backend(backend):  # a selection made by `with` is per thread
+            return work(hosts[k])
+    got = in_threads(thread, 2)
     for k in range(2):
         assert got[k][0] == expected[k][0]
         numpy.testing.assert_array_equal(got[k][1], expected[k][1])

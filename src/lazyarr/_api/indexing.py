@@ -19,7 +19,7 @@ import operator
 import threading
 import warnings
 import weakref
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -124,7 +124,7 @@ MAX_MASK_BYTES = 16 << 20
 _MASKS_LOCK = threading.Lock()
 
 
-def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
+def _mask_to_indices(x: Array, mask, axis: int) -> Sequence[tuple[str, object]]:
     if mask.ndim == 0:  # x[True] adds an axis of length 1, x[False] of length 0
         return [("newaxis_pick", np.zeros(int(host_array(mask)), np.int64))]
     for k, n in enumerate(mask.shape):
@@ -133,11 +133,11 @@ def _mask_to_indices(x: Array, mask, axis: int) -> list[tuple[str, object]]:
                              f"{axis + k}; size of axis is {x.shape[axis + k]} but size of "
                              f"corresponding boolean axis is {n}")
     if isinstance(mask, Array) and mask._owner() is mask and mask._n.op is INPUT:
-        return list(_known_indices(mask._n, buffer_if_exported(mask) is not None))
+        return _known_indices(mask._n, buffer_if_exported(mask) is not None)
     return _index_leaves(host_array(mask, "shape"))
 
 
-def _known_indices(node: Node, shared: bool) -> list:
+def _known_indices(node: Node, shared: bool) -> tuple:
     """The index leaves of the computed mask `node`, searched once while its value
     stays (`_MASK_INDICES`)."""
     known = _MASK_INDICES.get(node)
@@ -146,7 +146,7 @@ def _known_indices(node: Node, shared: bool) -> list:
     value = host_buffer(node.value)
     if known is not None and np.array_equal(known[0], value):
         return known[1]
-    leaves = _index_leaves(value)
+    leaves = tuple(_index_leaves(value))
     kept = sum([index.value.nbytes for _, index in leaves]) + (value.nbytes if shared else 0)
     if kept > MAX_MASK_BYTES:
         return leaves
