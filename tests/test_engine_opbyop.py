@@ -66,7 +66,7 @@ def xla(backend, monkeypatch):
 def test_auto_on_an_accelerator_runs_op_by_op_then_compiled(xla, monkeypatch):
     """The XLA backend on the CPU, told it is a GPU: auto starts on op-by-op."""
     monkeypatch.setattr(xla, "device", "gpu:0")
-    monkeypatch.setattr(_tiers, "compile_estimate", lambda program, loaded=True: 0.0)
+    monkeypatch.setattr(_tiers, "compile_estimate", lambda program: 0.0)
     la.set_tier("auto")
     host = numpy.linspace(0.0, 1.0, 50, dtype=F32)
     for step in range(6):

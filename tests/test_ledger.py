@@ -149,7 +149,7 @@ def test_the_next_process_loads_the_backend_as_the_ledger_says(backend, tmp_path
             return float((a * k).sum())
 
         if sys.argv[1] == "first":
-            _tiers.compile_estimate = lambda program, loaded=True: 0.0  # a free compile
+            _tiers.compile_estimate = lambda program: 0.0  # a free compile
             _tiers.load_seconds = lambda: 0.0  # and a free load
             _tiers.Policy.verdict = staticmethod(lambda state: {found!r})
             for k in range(40):
@@ -163,7 +163,7 @@ def test_the_next_process_loads_the_backend_as_the_ledger_says(backend, tmp_path
             print(lazyarr.stats()["compiled_runs"] > 0)
         else:
             if {found!r} == "slower":
-                _tiers.compile_estimate = lambda program, loaded=True: 0.0
+                _tiers.compile_estimate = lambda program: 0.0
                 _tiers.load_seconds = lambda: 0.0  # and a free load
             step(1)
             at_once = bool(_tiers._loading)

@@ -6,9 +6,9 @@ seen once, such as a step of a loop whose shapes shrink, never waits for XLA). A
 program is compiled by the backend on a background thread, while the interpreter keeps
 running it, once compiling pays: its structure has run `HOT` times and the time spent
 interpreting it adds up to what compiling it is estimated to cost (`compile_estimate`:
-seconds per instruction, measured on this machine by the compiles made so far; plus
-loading the backend, if it is not loaded yet), or one interpreted run took at least
-`LONG_RUN_S` and that estimate; but never where copying its host inputs into the
+seconds per instruction, measured on this machine by the compiles made so far), or,
+once the backend is loaded, one interpreted run took at least `LONG_RUN_S` and that
+estimate; but never where copying its host inputs into the
 compiled program's runtime alone would take longer than its interpreted run
 (`Policy.copy_pays`). (Renting until the rent paid equals the price: a
 program whose runs take microseconds, or that repeats only a few times, is never worth
@@ -35,8 +35,8 @@ Off the CPU (a GPU, a TPU) the first tier is op-by-op execution instead (the bac
 attributes, so values never leave the device); the policy is the same. Until the
 device is up, programs run on the NumPy interpreter, on the host: starting a TPU takes
 10 s or more, which a script NumPy runs in seconds would wait for, so the backend is
-loaded (on a background thread) only once the programs' interpreted time pays for it
-(`backend_for_flush`). A backend that does not compile, or that offers no first tier
+loaded (on a background thread) only once the repeating programs' interpreted time
+pays for it (`backend_for_flush`). A backend that does not compile, or that offers no first tier
 off the CPU, runs every program itself.
 `LAZYARR_TIER=interpret|compile|auto|opbyop` (or `lazyarr.set_tier`, see `_settings`) forces the
 interpreter, forces compiling before the first run (the behaviour without tiers), lets
@@ -310,13 +310,11 @@ _submitted: list[State] = []  # states whose compile was submitted (not yet adop
 _measured = [0, 0.0]  # compiles adopted, and their seconds per instruction summed
 
 
-def compile_estimate(program, loaded: bool = True) -> float:
-    """The seconds compiling `program` is estimated to take (and, unless `loaded`,
-    loading the compiling backend first)."""
+def compile_estimate(program) -> float:
+    """The seconds compiling `program` is estimated to take."""
     count, rates = _measured
     rate = rates / count if count else COMPILE_PER_INSTRUCTION_S
-    return COMPILE_BASE_S + rate * program.operations() + (
-        0.0 if loaded else load_seconds())
+    return COMPILE_BASE_S + rate * program.operations()
 
 
 def load_seconds() -> float:
@@ -400,7 +398,6 @@ DEFERRED_FLUSHES = 0  # flushes run on the interpreter while the backend was loa
 # program key -> its State on the interpreter while the backend was not loaded (runs,
 # seconds, best and best uncontended, host bytes, and what the ledger said of it)
 _unloaded_runs: dict = {}
-_long_run = [False]  # an interpreted run paid for a compile while nothing was loaded
 # While nothing is loaded: the seconds by which the repeating structures' interpreted
 # runs exceed what compiling each is estimated to cost (`compile_estimate`), summed
 # over those whose compiled runs could beat the interpreter's (`Policy.copy_pays`).
@@ -415,8 +412,13 @@ def backend_for_flush(program=None):
     is loaded on a background thread only once a compile is likely: `program`'s runs so
     far pay for compiling it, and the repeating programs' interpreted runs together
     pay for loading the backend and compiling them (`_surplus`, against
-    `load_seconds()`: starting an accelerator takes far longer than importing jax), or
-    an interpreted run alone paid for both. A script of one-off programs (a loop whose
+    `load_seconds()`: starting an accelerator takes far longer than importing jax).
+    One long run of a structure not seen before buys no load: the load holds the GIL
+    for about a second of CPU (jaxlib's import), which the interpreter's next runs
+    wait for, and a structure seen once may never come back (nbody's two 1.2-2 s size
+    cuts are two structures: when a busy machine stretched the first past the
+    estimate, the load it started made the process 3.9-4.7 s, against 2.5-3.0 s
+    without it). A script of one-off programs (a loop whose
     shapes shrink) never imports jax, a short script never starts a TPU (nor waits at
     exit for it to stop), and no flush waits for the load (the process's exit does, for
     one under way). Under "interpret" on the CPU, where every program is interpreted,
@@ -469,7 +471,7 @@ def _compile_likely(program) -> bool:
     and their compiles (`_surplus`). The load is paid once for all the programs that
     would be compiled: it is bought once the rent paid on them covers it and their
     compiles, which for one program is its runs paying for both."""
-    if program is None or _long_run[0]:
+    if program is None:
         return True
     seen = _unloaded_runs.get(program.key)
     if seen is None:
@@ -502,8 +504,8 @@ def _ledger_verdict(program):
 def interpreted_before_load(program, seconds: float, contended: bool, inputs) -> None:
     """An interpreted run of `program` on `inputs` made while the compiling backend was
     not loaded took `seconds` (`contended`: the backend was loading meanwhile, see
-    `busy`): once its runs pay for loading the backend and compiling it (or one run
-    alone does), the next flush starts loading it."""
+    `busy`): once the repeating programs' runs pay for loading the backend and
+    compiling them, the next flush starts loading it."""
     seen = _unloaded_runs.get(program.key)
     if seen is None:  # (the load is under way, or was found likely: nothing to decide)
         return
@@ -516,12 +518,6 @@ def interpreted_before_load(program, seconds: float, contended: bool, inputs) ->
         surplus = max(0.0, seen.interpreted_total - compile_estimate(program))
     _surplus[0] += surplus - seen.surplus
     seen.surplus = surplus
-    # (one run pays only from LONG_RUN_S on: the estimate, which reads the backend's
-    # selection from the environment, 2.5 us, is not asked of every shorter run)
-    if (seconds >= LONG_RUN_S and Policy.pays(1, seconds, seconds,
-                                              compile_estimate(program, False))
-            and Policy.copy_pays(seen, seen.host_bytes)):
-        _long_run[0] = True
 
 
 def _load_quietly(name, options) -> None:
