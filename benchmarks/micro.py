@@ -14,7 +14,9 @@ time for the same thing, in microseconds per operation:
   the node's build and less the backend's run, as the backend times it
   (`Events.run_seconds`), so the tiers' choice counts as lazyarr's; eager execution off;
 - **read**: `float(y[i])` of every element of a computed array (1,000 float64);
-- **iterate**, **tolist**, **contains**: `for v in y`, `y.tolist()`, `0.5 in y`.
+- **iterate**, **tolist**, **contains**: `for v in y`, `y.tolist()`, `0.5 in y`;
+- **write**: `out[i] = 0.5` at 1,000 places of a computed array of 1e5 float64 (a loop
+  filling a preallocated result).
 """
 
 from __future__ import annotations
@@ -101,6 +103,14 @@ def run(quick: bool) -> list[tuple[str, float, float]]:
                  _per_call(ys.tolist, reads) / n))
     rows.append(("contains: 0.5 in y", _per_call(lambda: 0.5 in y, reads),
                  _per_call(lambda: 0.5 in ys, reads)))
+
+    big = numpy.zeros(100_000)
+    out = lazyarr.eval(lazyarr.asarray(big) + 1.0)  # computed, its buffer its own
+
+    def write_all(a):
+        return lambda: [a.__setitem__(i, 0.5) for i in range(n)]
+    rows.append(("write: out[i] = 0.5 into 1e5 elements, per write",
+                 _per_call(write_all(out), reads) / n, _per_call(write_all(big), reads) / n))
     return rows
 
 

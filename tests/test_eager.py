@@ -7,6 +7,7 @@ The rest of the suite runs it under LAZYARR_TEST_TIER=auto|interpret (test_tier_
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
@@ -493,3 +494,100 @@ def test_a_list_of_eager_results_of_one_kind_is_numpys_array_of_them(data):
         assert type(result._node) is SmallLeaf and _eager.count() == before + 1
     assert result.dtype == expected.dtype and result.shape == expected.shape
     np.testing.assert_array_equal(np.asarray(result), expected, strict=True)
+
+
+def _indices(n: int):
+    """An index along an axis of `n`: an int (perhaps out of bounds) or a slice."""
+    bound = st.none() | st.integers(-n - 2, n + 2)
+    return st.integers(-n - 1, n) | st.builds(slice, bound, bound,
+                                              st.none() | st.sampled_from([-2, -1, 1, 3]))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (200, 201)])
+@given(data=st.data())
+def test_writes_into_a_buffer_nothing_else_sees_are_numpys_assignment(shape, data):
+    """`out[i] = v`, `out[i, :] = row`: with a basic key and a scalar or small computed
+    value, NumPy's own assignment into the buffer the array alone holds (of any size:
+    (200, 201) is past the eager bound), made at once and in place (no flush, the same
+    buffer), with NumPy's values and NumPy's exception at the call. A loop filling a
+    large array recorded each write."""
+    dtype = data.draw(st.sampled_from(NUMERIC))
+    start = np.resize(data.draw(arrays(dtype, (3, 4))), shape)
+    x, expected = _eager_result(start) if start.size <= _eager.MAX_ELEMENTS else \
+        la.asarray(start).copy(), start.copy()
+    np.asarray(x + 0)  # (computed: the copy of a large one is a pending node until read)
+    for _ in range(3):
+        axes = data.draw(st.sampled_from([(0,), (0, 1), (1,)]))
+        key = tuple(data.draw(_indices(shape[a])) for a in (0, 1)[:len(axes)])
+        key = key[0] if len(key) == 1 and data.draw(st.booleans()) else key
+        other = data.draw(st.sampled_from(NUMERIC))
+        kind = data.draw(st.sampled_from(["python", "numpy", "array"]))
+        if kind == "array":
+            row = data.draw(arrays(other, (shape[1],) if data.draw(st.booleans()) else ()))
+            value, np_value = _eager_result(row), row
+        else:
+            value = np.dtype(other).type(data.draw(elements(np.dtype(other))))
+            value = np_value = value.item() if kind == "python" else value
+        buffer = weakref.ref(x._node.value)  # (a reference would be one more holder)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                expected[key] = np_value
+            except Exception as exc:  # noqa: BLE001
+                with pytest.raises(type(exc)):
+                    x[key] = value
+                continue
+            with la.count_flushes() as flushes:
+                x[key] = value
+        assert flushes.count == 0 and x._node.is_computed and x._node.value is buffer()
+    # (read once at the end: an array NumPy shares is written by `_shared` instead)
+    np.testing.assert_array_equal(np.asarray(x), expected, strict=True)
+
+
+def test_a_write_others_can_see_is_not_made_in_the_buffer():
+    """Where a view, a copy, a pending operation or NumPy (an exported buffer) holds
+    the array's buffer or value, the write is not NumPy's assignment into it at once:
+    the view sees it, the copy and the operation recorded before it do not (were the
+    pending `x * 2.0` to read the written buffer, its first value would be -2), and
+    NumPy's array does."""
+    host = np.arange(40_000.0)
+    for holder in ("view", "copy", "pending", "exported"):
+        x = la.asarray(host).copy()
+        np.asarray(x + 0)
+        kept = {"view": lambda: x[:5], "copy": lambda: x.copy(),
+                "pending": lambda: x * 2.0, "exported": lambda: np.asarray(x)}[holder]()
+        x[0] = -1.0
+        expected = {"view": [-1, 1, 2, 3, 4], "copy": host[:5], "pending": 2 * host[:5],
+                    "exported": [-1, 1, 2, 3, 4]}[holder]
+        np.testing.assert_array_equal(np.asarray(kept)[:5], expected, err_msg=holder)
+        assert float(x[0]) == -1.0
+
+
+def test_a_mask_written_in_place_is_searched_again():
+    """A computed node's value never changes: a mask's indices are kept by its node
+    (`_api/indexing._known_indices`), and a write made in the mask's buffer gives the
+    mask a new node, so the next read through it searches it again."""
+    values = np.arange(50_000.0)
+    x = la.asarray(values)
+    m, mask = x % 3 == 0, values % 3 == 0
+    np.testing.assert_array_equal(np.asarray(x[m]), values[mask])
+    buffer = weakref.ref(m._node.value)
+    m[1] = True
+    mask[1] = True
+    assert m._node.value is buffer()  # (made in place)
+    np.testing.assert_array_equal(np.asarray(x[m]), values[mask])
+
+
+def test_a_small_write_is_made_at_once_beside_an_array_numpy_shares():
+    """A buffer NumPy shares (the benchmarks' inputs, `asarray` of an ndarray) keeps
+    only its own writes from the eager path: a small write through a view of another
+    small array is still made at once."""
+    host = np.zeros(5)
+    shared = la.asarray(host, copy=False)  # (adopted: NumPy's buffer is its value)
+    x = _eager_result(np.arange(6.0))
+    view = x[1:3]
+    view[:] = 7.0
+    assert _computed(x)
+    np.testing.assert_array_equal(np.asarray(x), [0, 7, 7, 3, 4, 5])
+    shared[0] = 1.0
+    assert host[0] == 1.0

@@ -373,7 +373,7 @@ class Array:
         # A small write into small computed buffers is made at once (see `_eager`: a
         # copy of the owner, as the interpreter's would be), so the next operations
         # can be eager too; not into a buffer shared with NumPy (`_shared` writes it).
-        settle = not _shared.EXPORTED
+        settle = not _shared.EXPORTED or _shared.buffer_if_exported(self) is None
         if layout is not None and layout.base is not None:
             owner = layout.base
             owner._n = push_back(owner._n, layout.steps_from(owner._n), node)

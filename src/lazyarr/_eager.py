@@ -26,7 +26,10 @@ instead, the interpreter's program made it at the same cost (gauss in one proces
 A write (`x[i:j] = v`, through a view too) into such a buffer is made at once as well,
 as its reference makes it (a copy of the owner: cheap at this size), so a loop of writes
 and reads, as script-like loops are, stays eager; a write into a buffer shared with
-NumPy is left to `_shared`.
+NumPy is left to `_shared`. A write of a scalar or a small computed value at a basic
+index (`out[i] = v`, `a[c:, c-1:] = v`) into an array of any size that alone holds its
+computed buffer is NumPy's own assignment into that buffer
+(`_api/indexing._write_now`).
 
 The bound, 32,768 elements (256 KiB of float64), was measured on the 2-core benchmark
 machine (min of 5-6 runs, eager against recorded and interpreted, XLA backend on the

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 import threading
 import warnings
 import weakref
@@ -583,7 +584,7 @@ def setitem(x: Array, key, value) -> None:
         raise TypeError(f"'numpy.{x.dtype.type.__name__}' object does not support item "
                         "assignment")
     x._check_writeable()
-    if _masked_fill(x, key, value):
+    if _write_now(x, key, value) or _masked_fill(x, key, value):
         return
     try:
         where = target(x, key)
@@ -605,6 +606,48 @@ def setitem(x: Array, key, value) -> None:
         rows = replay(x._node, where.steps)
         values = apply("scatter", rows, *row_updates(where.plan, values), unique=where.unique)
     x._write_at(where.steps, values)
+
+
+_BASIC_ENTRIES = (int, slice)
+_SCALARS = (int, float, bool, complex)
+
+
+def _write_now(x: Array, key, value) -> bool:
+    """`x[key] = value` by NumPy's own assignment into x's buffer, at once, as `_element`
+    reads: where operations are computed eagerly (see `_eager`), the key is ints and
+    slices, the value a scalar or a small computed array (`_eager.host_value`), and x
+    owns a computed NumPy buffer that nothing else can see (no other array, view or
+    pending operation holds its leaf or its memory). NumPy's casts, errors and
+    warnings, at the call. (Recorded, a loop filling a large array, `out[i] = v`, took
+    44-68 us a write, NumPy 0.2 us; gauss's last steps 240 us, NumPy 5 us.) x gets a
+    new leaf of the buffer: a computed node's value never changes (what is kept by
+    node, such as a mask's indices, stays true)."""
+    if not (type(key) in _BASIC_ENTRIES or type(key) is tuple
+            and all(type(k) in _BASIC_ENTRIES for k in key)):
+        return False
+    layout = x._layout
+    if layout is not None and layout.base is not None:  # (a view: its owner's buffer)
+        return False
+    if type(value) in _SCALARS or isinstance(value, np.generic):
+        host = value
+    elif type(value) is Array:
+        host = _eager.host_value(value._node, _eager.MAX_ELEMENTS)
+        if host is None:
+            return False
+    else:
+        return False
+    node = x._n
+    buffer = node.value
+    # Holders: x._n, `node` and getrefcount's argument; for the buffer, the leaf,
+    # `buffer` and the argument (a view of it, `host` too, would be one more).
+    if (node.op is not INPUT or type(buffer) is not np.ndarray or buffer.base is not None
+            or not buffer.flags.writeable or sys.getrefcount(node) != 3
+            or sys.getrefcount(buffer) != 3 or not _eager.enabled()):
+        return False
+    buffer[key] = host  # (NumPy's own assignment: its casts, errors and warnings)
+    x._n = small_array(buffer)._n if type(node) is SmallLeaf else \
+        leaf(buffer, node.shape, node.dtype)
+    return True
 
 
 def _numpys_setitem_error(x: Array, key, value) -> None:
