@@ -8,9 +8,8 @@ running it, once compiling pays: its structure has run `HOT` times and the time 
 interpreting it adds up to what compiling it is estimated to cost (`compile_estimate`:
 seconds per instruction, measured on this machine by the compiles made so far), or,
 once the backend is loaded, one interpreted run took at least `LONG_RUN_S` and that
-estimate; but never where copying its host inputs into the
-compiled program's runtime alone would take longer than its interpreted run
-(`Policy.copy_pays`). (Renting until the rent paid equals the price: a
+estimate; but never where copying its host inputs into the compiled program's runtime
+alone would take longer than its interpreted run (`Policy.copy_pays`). (Renting until the rent paid equals the price: a
 program whose runs take microseconds, or that repeats only a few times, is never worth
 seconds of compiling.) Once the executable is ready, later runs use it. The engine
 keeps measuring: where the compiled program is slower than the interpreter was for
@@ -36,8 +35,8 @@ attributes, so values never leave the device); the policy is the same. Until the
 device is up, programs run on the NumPy interpreter, on the host: starting a TPU takes
 10 s or more, which a script NumPy runs in seconds would wait for, so the backend is
 loaded (on a background thread) only once the repeating programs' interpreted time
-pays for it (`backend_for_flush`). A backend that does not compile, or that offers no first tier
-off the CPU, runs every program itself.
+pays for it (`backend_for_flush`). A backend that does not compile, or that offers no
+first tier off the CPU, runs every program itself.
 `LAZYARR_TIER=interpret|compile|auto|opbyop` (or `lazyarr.set_tier`, see `_settings`) forces the
 interpreter, forces compiling before the first run (the behaviour without tiers), lets
 this policy choose (the default), or forces op-by-op execution (on the CPU too: tests).
@@ -418,8 +417,8 @@ def backend_for_flush(program=None):
     wait for, and a structure seen once may never come back (nbody's two 1.2-2 s size
     cuts are two structures: when a busy machine stretched the first past the
     estimate, the load it started made the process 3.9-4.7 s, against 2.5-3.0 s
-    without it). A script of one-off programs (a loop whose
-    shapes shrink) never imports jax, a short script never starts a TPU (nor waits at
+    without it). A script of one-off programs (a loop whose shapes shrink) never
+    imports jax, a short script never starts a TPU (nor waits at
     exit for it to stop), and no flush waits for the load (the process's exit does, for
     one under way). Under "interpret" on the CPU, where every program is interpreted,
     the backend is not loaded at all.
