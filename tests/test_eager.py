@@ -524,7 +524,8 @@ def test_writes_into_a_buffer_nothing_else_sees_are_numpys_assignment(shape, dat
         kind = data.draw(st.sampled_from(["python", "numpy", "array"]))
         if kind == "array":
             row = data.draw(arrays(other, (shape[1],) if data.draw(st.booleans()) else ()))
-            value, np_value = _eager_result(row), row
+            value = _eager_result(row)
+            np_value = row[()] if value._scalar else row  # (a 0-d one is NumPy's scalar)
         else:
             value = np.dtype(other).type(data.draw(elements(np.dtype(other))))
             value = np_value = value.item() if kind == "python" else value

@@ -634,6 +634,8 @@ def _write_now(x: Array, key, value) -> bool:
         host = _eager.host_value(value._node, _eager.MAX_ELEMENTS)
         if host is None:
             return False
+        if value._scalar:  # NumPy's scalar, which NumPy converts as a scalar (inf
+            host = host[()]  # into ints: OverflowError; a 0-d array casts unchecked)
     else:
         return False
     node = x._n
