@@ -86,12 +86,13 @@ def buffer_if_exported(x):
     return None if entry is None else entry[1]
 
 
-def _private(node, order: str) -> bool:
-    """Whether the computed `node`'s NumPy buffer may become the shared buffer as it
-    is: writable, its own memory in `order`, held by `node` only (no view of it, no
-    other array's data), and `node` held by the owner only (no view's layout, no
-    pending operation). The holders counted: the owner's `_n`, our caller's and our
-    own variables and getrefcount's argument."""
+def private(node, order: str = "C") -> bool:
+    """Whether nothing but its owner can see the computed `node`'s NumPy buffer, so that
+    it may be shared, or written, as it is: writable, its own memory in `order`, held
+    by `node` only (no view of it, no other array's data, no export), and `node` held
+    by the owner only (no view's layout, no lazy copy, no pending operation). The
+    holders counted: the owner's `_n`, our caller's and our own variables and
+    getrefcount's argument."""
     value = node.value
     return (type(value) is np.ndarray and value.base is None and value.flags.owndata
             and value.flags.writeable
@@ -108,7 +109,7 @@ def buffer_of(owner) -> np.ndarray:
     _flush.evaluate([node], "read")
     probe = owner._layout_of().probe  # C order, or Fortran for a Fortran-ordered copy
     order = "F" if probe.flags.f_contiguous and not probe.flags.c_contiguous else "C"
-    if _private(node, order):
+    if private(node, order):
         h = node.value
     else:  # lazyarr's other buffers stay private
         h = np.array(_flush.to_numpy(node, "read"), copy=True, order=order)

@@ -9,9 +9,9 @@ interpreting it adds up to what compiling it is estimated to cost (`compile_esti
 seconds per instruction, measured on this machine by the compiles made so far), or,
 once the backend is loaded, one interpreted run took at least `LONG_RUN_S` and that
 estimate; but never where copying its host inputs into the compiled program's runtime
-alone would take longer than its interpreted run (`Policy.copy_pays`). (Renting until the rent paid equals the price: a
-program whose runs take microseconds, or that repeats only a few times, is never worth
-seconds of compiling.) Once the executable is ready, later runs use it. The engine
+alone would take longer than its interpreted run (`Policy.copy_pays`). (Renting until
+the rent paid equals the price: a program whose runs take microseconds, or that
+repeats only a few times, is never worth seconds of compiling.) Once the executable is ready, later runs use it. The engine
 keeps measuring: where the compiled program is slower than the interpreter was for
 the same structure (`SLOWER` times its best, over `TRIALS` runs, or `FAR_SLOWER` times
 it from the first run on), it goes back to interpreting. A program holding an op that

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import operator
-import sys
 import threading
 import warnings
 import weakref
@@ -28,7 +27,7 @@ from .. import _cuts, _dtypes, _eager, _settings
 from .._array import small_array
 from .._graph import INPUT, Node, SmallLeaf, computed
 from .._placement import host_array as host_buffer
-from .._shared import EXPORTED, buffer_if_exported
+from .._shared import EXPORTED, buffer_if_exported, private
 from .._views import compose, replay, step
 from .._ops import broadcast_shapes
 from . import export
@@ -639,13 +638,10 @@ def _write_now(x: Array, key, value) -> bool:
     else:
         return False
     node = x._n
-    buffer = node.value
-    # Holders: x._n, `node` and getrefcount's argument; for the buffer, the leaf,
-    # `buffer` and the argument (a view of it, `host` too, would be one more).
-    if (node.op is not INPUT or type(buffer) is not np.ndarray or buffer.base is not None
-            or not buffer.flags.writeable or sys.getrefcount(node) != 3
-            or sys.getrefcount(buffer) != 3 or not _eager.enabled()):
+    # (after `host`: a value that is a view of the buffer holds it, and is not written so)
+    if not (private(node) and _eager.enabled()):
         return False
+    buffer = node.value
     buffer[key] = host  # (NumPy's own assignment: its casts, errors and warnings)
     x._n = small_array(buffer)._n if type(node) is SmallLeaf else \
         leaf(buffer, node.shape, node.dtype)
