@@ -223,6 +223,23 @@ def test_real_imag_angle_divmod(dtype):
         check(np.divmod, la.divmod, a, -3 if dtype.kind == "i" else 3)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@given(data=st.data())
+def test_floored_quotients_of_large_floats_are_numpys_exactly(dtype, data):
+    """floor_divide, `//`, divmod and remainder are NumPy's npy_divmod bit for bit:
+    a quotient x - fmod(x, y) over y that lands on .5 (float32 past 2**22) is floored
+    (8623570 // 1.1363331 is 7588944), not rounded away from zero."""
+    bits = np.finfo(dtype).bits
+    top = min(2.0 ** (np.finfo(dtype).nmant + 1) * 50, 6e4 if bits == 16 else np.inf)
+    x = data.draw(hnp.arrays(dtype, 64, elements=st.floats(-top, top, width=bits)))
+    y = data.draw(hnp.arrays(dtype, 64, elements=st.floats(0.5, 50, width=bits)
+                             | st.floats(-50, -0.5, width=bits)))
+    x = np.concatenate([x, np.array([8623570, -8623570, 9445979, 5e6], dtype)])
+    y = np.concatenate([y, np.array([1.1363331, -1.1363331, 1.8604834, 1.25], dtype)])
+    for fn in (np.floor_divide, np.remainder, np.divmod):
+        check(fn, getattr(la, fn.__name__), x, y, rtol=0.0)
+
+
 def test_unknown_operands_are_type_errors():
     x = la.asarray(np.arange(3))
     for bad in ("a", None, object()):

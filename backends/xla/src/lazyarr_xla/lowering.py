@@ -180,9 +180,17 @@ def _arcsin(x):
 
 
 def _floor_divide(x, y):
-    """NumPy's npy_divmod: a zero quotient has the sign of x / y (jnp's: of x - mod)."""
-    q = jnp.floor_divide(x, y)
-    return jnp.where(q == 0, jnp.copysign(jnp.zeros_like(q), x / y), q)
+    """NumPy's npy_divmod: (x - fmod(x, y)) / y, one less where the remainder's sign is
+    not y's, then floored and raised only past .5 (jnp rounds .5 away from zero, which
+    float32 quotients past 2**22 reach: 8623570 // 1.1363331 was one too many); a zero
+    quotient has the sign of x / y; by zero, x / y."""
+    mod = lax.rem(x, y)
+    div = (x - mod) / y
+    div = jnp.where((mod != 0) & ((y < 0) != (mod < 0)), div - 1, div)
+    floor = jnp.floor(div)
+    floor = jnp.where(div - floor > 0.5, floor + 1, floor)
+    q = jnp.where(div == 0, jnp.copysign(jnp.zeros_like(div), x / y), floor)
+    return jnp.where(y == 0, x / y, q)
 
 
 def _remainder(x, y):
