@@ -345,8 +345,8 @@ def test_the_sorts_and_the_convolution_are_named_slower_compiled_on_the_cpu_alon
 
 
 def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
-    """`unfaithful`: a TPU's float64 and complex128 are not NumPy's, nor has it an
-    int64 product, so a program holding one runs on the NumPy interpreter, whatever the
+    """`unfaithful`: a TPU's float64 and complex128 are not NumPy's, nor its floating
+    remainders and floored quotients, nor has it an int64 product, so a program holding one runs on the NumPy interpreter, whatever the
     tier, taking its inputs from the device (here the CPU made to play the TPU's
     part)."""
     from lazyarr import _tiers
@@ -381,6 +381,14 @@ def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
     assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
     numpy.asarray(k + 1)  # int64 without a product: compiled
     assert xla_runs() > ran
+    ran, interpreted = xla_runs(), np.stats()["interpreted_runs"]
+    big = numpy.full(3, 12631199.0, numpy.float32)  # the TPU's remainder gave 1
+    for name in ("remainder", "fmod", "floor_divide"):
+        assert (op(name), numpy.dtype(numpy.float32)) in tpu
+        got = getattr(np, name)(np.asarray(big) * 1, numpy.float32(3))
+        numpy.testing.assert_array_equal(numpy.asarray(got),
+                                         getattr(numpy, name)(big, numpy.float32(3)))
+    assert np.stats()["interpreted_runs"] >= interpreted + 3 and xla_runs() == ran
 
 
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):

@@ -537,13 +537,19 @@ class XlaBackend:
     def unfaithful(platform: str) -> frozenset:
         """On a TPU (v5e, jax 0.10.2): float64 and complex128, emulated there with
         float32's exponent range (all(7.7e-120) was False; complex128 programs halted
-        the chip), and 64-bit integer products (UNIMPLEMENTED in XLA's rewrite of
-        64-bit types). The tiers run programs holding them on the NumPy interpreter."""
+        the chip), 64-bit integer products (UNIMPLEMENTED in XLA's rewrite of 64-bit
+        types), and the floating remainders and floored quotients (`remainder`, `fmod`
+        and `floor_divide` of float32 in [-1e7, 1e7] by [0.5, 50]: all remainders off
+        by more than the divisor's ulps, 2.5% of quotients off by one; 12631199 % 3
+        gave 1). The tiers run programs holding them on the NumPy interpreter."""
         if platform != "tpu":
             return frozenset()
         einsum = op("einsum")
+        floats = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(jax.numpy.bfloat16)]
         return frozenset([(None, np.dtype(np.float64)), (None, np.dtype(np.complex128)),
-                          (einsum, np.dtype(np.int64)), (einsum, np.dtype(np.uint64))])
+                          (einsum, np.dtype(np.int64)), (einsum, np.dtype(np.uint64))]
+                         + [(op(name), d) for name in ("remainder", "fmod", "floor_divide")
+                            for d in floats])
 
     def run(self, program, inputs: Sequence, owned: frozenset[int] = frozenset(), *,
             block: bool = True) -> RunResult:
