@@ -69,10 +69,14 @@ def divisor(x, y):
 
 def hypot(x, y):
     """glibc's hypotf computes in double and rounds once (jnp.hypot's float32 result
-    is off by an ulp for a third of inputs); float64 stays jnp.hypot's (see report)."""
+    is off by an ulp for a third of inputs); float64 stays jnp.hypot's (see report).
+    The parts are first scaled by a power of two near the larger one: a TPU's float64
+    keeps float32's exponent range, where hypot(0, 1.8e19) squared to NaN."""
     if x.dtype == jnp.float32:
-        wide = [v.astype(jnp.float64) for v in (x, y)]
-        r = jnp.sqrt(wide[0] * wide[0] + wide[1] * wide[1]).astype(jnp.float32)
+        _, e = jnp.frexp(jnp.maximum(jnp.abs(x), jnp.abs(y)))
+        e = jnp.clip(e, -126, 126)
+        wide = [jnp.ldexp(v, -e).astype(jnp.float64) for v in (x, y)]
+        r = jnp.ldexp(jnp.sqrt(wide[0] * wide[0] + wide[1] * wide[1]), e).astype(jnp.float32)
         return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.inf, r)  # inf even with a NaN
     return jnp.hypot(x, y)
 
