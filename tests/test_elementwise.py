@@ -240,6 +240,17 @@ def test_floored_quotients_of_large_floats_are_numpys_exactly(dtype, data):
         check(fn, getattr(la, fn.__name__), x, y, rtol=0.0)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@given(data=st.data())
+def test_angle_conversions_are_numpys_exactly(dtype, data):
+    """rad2deg multiplies by 180 / pi taken in the operand's precision, as NumPy does
+    (in float32 one ulp below float32(180 / pi)); deg2rad by pi / 180 likewise."""
+    bits = np.finfo(dtype).bits
+    x = data.draw(hnp.arrays(dtype, 64, elements=st.floats(-6e4, 6e4, width=bits)))
+    for name in ("rad2deg", "degrees", "deg2rad", "radians"):
+        check(getattr(np, name), getattr(la, name), x, rtol=0.0)
+
+
 def test_unknown_operands_are_type_errors():
     x = la.asarray(np.arange(3))
     for bad in ("a", None, object()):

@@ -247,8 +247,17 @@ def _f_sign(x):
     return jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))).astype(x.dtype)
 
 
+def _rad2deg(x):
+    """NumPy's npy_rad2deg: x times 180 / pi, that quotient taken in x's precision
+    (float32: 57.295776, one ulp below jnp's float32(180 / pi), so 79% of float32
+    results differed by an ulp)."""
+    return x * (np.asarray(180, x.dtype) / np.asarray(np.pi, x.dtype))
+
+
 _FLOAT = {
     "hypot": hypot,
+    "rad2deg": _rad2deg,
+    "degrees": _rad2deg,
     "sign": _f_sign,
     **{name: _by_divisor(fn) for name, fn in (
         ("divide", jnp.divide), ("floor_divide", _floor_divide),
