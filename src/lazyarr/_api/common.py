@@ -15,7 +15,7 @@ from numpy.exceptions import AxisError
 from .. import _cuts, _dtypes, _eager, _flush
 from .._array import Array, small_array
 from .._errors import user_stacklevel
-from .._graph import INPUT, Node, SmallLeaf, apply, check_size, leaf
+from .._graph import INPUT, Node, SmallLeaf, apply, check_size, computed, leaf
 from .._interop import NotLazy
 
 __all__ = ["Array", "AxisError", "as_array", "apply", "leaf", "Node"]
@@ -189,8 +189,7 @@ def astype(x: Array, dtype) -> Array:
 
 def scalar_node(value, dtype) -> Node:
     """A 0-d runtime input holding `value` in `dtype` (not a compile-time constant)."""
-    arr = np.asarray(value, dtype=dtype)
-    return leaf(arr, (), arr.dtype)
+    return computed(np.asarray(value, dtype=dtype))
 
 
 def full_node(value, shape: tuple, dtype) -> Node:
