@@ -129,8 +129,8 @@ def _flushed_array(value):
         flushed = np.empty(np.shape(value), value.dtype)
         flushed.real, flushed.imag = _flushed_array(value.real), _flushed_array(value.imag)
         return flushed[()] if isinstance(value, np.generic) else flushed
-    if value.dtype.kind != "f" or value.dtype == np.float16:  # float16 is computed in
-        return value                                            # float32, where it is normal
+    if not lazyarr._dtypes.is_floating(value.dtype) or value.dtype == np.float16:
+        return value  # (float16 is computed in float32, where it is normal; bfloat16 not)
     tiny = lazyarr.finfo(value.dtype).smallest_normal
     flushed = np.where(np.abs(value) < tiny, np.copysign(np.zeros((), value.dtype), value),
                        value).astype(value.dtype)
@@ -202,7 +202,8 @@ def _matching(expected, alternatives, actual):
         items = [_matching(e, [a[k] for a in alternatives], actual[k])
                  for k, e in enumerate(expected)]
         return _rebuilt(expected, items)
-    if not isinstance(expected, (np.ndarray, np.generic)) or expected.dtype.kind not in "biufc":
+    if not isinstance(expected, (np.ndarray, np.generic)) \
+            or not lazyarr._dtypes.is_numeric(expected.dtype):
         return expected
     actual = np.asarray(actual)
     picked = np.asarray(expected)
@@ -215,8 +216,13 @@ def _matching(expected, alternatives, actual):
     return picked[()] if isinstance(expected, np.generic) else picked
 
 
+def _inexact(dtype) -> bool:
+    """Floats (bfloat16 too: its NumPy kind is "V") and complex."""
+    return dtype.kind == "c" or lazyarr._dtypes.is_floating(dtype)
+
+
 def _same(a, b):
-    if a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
+    if not (_inexact(a.dtype) and _inexact(b.dtype)):
         return a == b
     return (a == b) | (np.isnan(a) & np.isnan(b))
 

@@ -16,8 +16,12 @@ from jax import lax
 
 
 def kind(x) -> str:
-    """NumPy's dtype kind: b, i, u, f or c."""
-    return np.dtype(x.dtype).kind
+    """NumPy's dtype kind: b, i, u, f or c ("f" for ml_dtypes' bfloat16 and float8
+    types too, whose NumPy kind is "V": they take the float lowerings)."""
+    dtype = np.dtype(x.dtype)
+    if dtype.kind == "V" and jnp.issubdtype(dtype, jnp.floating):
+        return "f"
+    return dtype.kind
 
 
 def parts(z):
