@@ -156,7 +156,8 @@ def _lcm(x, y):
 # Floats.
 
 # NumPy computes these float16 loops in float32 and rounds the result once; so does
-# ml_dtypes for bfloat16 (every loop: the others round the same either way).
+# ml_dtypes for bfloat16 and float8 (every loop: the others round the same either way,
+# where jnp has them in 8 bits at all).
 _VIA_FLOAT32 = {
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh", "cosh",
@@ -164,14 +165,15 @@ _VIA_FLOAT32 = {
     "degrees", "radians", "floor_divide", "remainder", "ldexp"}
 
 
-_NARROW = (jnp.float16, jnp.bfloat16)
+def _narrow(x) -> bool:
+    """float16, bfloat16 and the float8 types."""
+    return kind(x) == "f" and x.dtype.itemsize <= 2
 
 
 def _via_float32(fn):
     def lowered(*xs, **attrs):
-        narrow = xs[0].dtype
-        up = [x.astype(jnp.float32) if x.dtype in _NARROW else x for x in xs]
-        return fn(*up, **attrs).astype(narrow)
+        up = [x.astype(jnp.float32) if _narrow(x) else x for x in xs]
+        return fn(*up, **attrs).astype(xs[0].dtype)
     return lowered
 
 
@@ -339,7 +341,7 @@ def _ufunc(name: str):
             fn = _DEFAULT[name]
         elif len(xs) > 1:
             xs = jnp.broadcast_arrays(*xs)
-        if xs[0].dtype in _NARROW and name in _VIA_FLOAT32:
+        if name in _VIA_FLOAT32 and _narrow(xs[0]):
             fn = _via_float32(fn)
         result = fn(*xs, **attrs)
         if kind(result) not in "fc" or as_is and result.dtype in _NATIVE_FLOATS:
