@@ -346,9 +346,9 @@ def test_the_sorts_and_the_convolution_are_named_slower_compiled_on_the_cpu_alon
 
 def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
     """`unfaithful`: a TPU's float64 and complex128 are not NumPy's, nor its floating
-    remainders and floored quotients, nor has it an int64 product, so a program holding one runs on the NumPy interpreter, whatever the
-    tier, taking its inputs from the device (here the CPU made to play the TPU's
-    part)."""
+    remainders and floored quotients, nor has it an int64 product, so a program
+    holding one runs on the NumPy interpreter, whatever the tier, taking its inputs
+    from the device (here the CPU made to play the TPU's part)."""
     from lazyarr import _tiers
     from lazyarr.backend_api import op
     from lazyarr_xla import XlaBackend

@@ -155,9 +155,8 @@ def _lcm(x, y):
 # ---------------------------------------------------------------------------------
 # Floats.
 
-# NumPy computes these float16 loops in float32 and rounds the result once; so does
-# ml_dtypes for bfloat16 and float8 (every loop: the others round the same either way,
-# where jnp has them in 8 bits at all).
+# NumPy computes these float16 loops in float32 and rounds the result once; ml_dtypes
+# computes every bfloat16 and float8 loop so (the others round the same in either way).
 _VIA_FLOAT32 = {
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh", "cosh",
