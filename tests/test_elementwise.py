@@ -272,13 +272,14 @@ def test_complex_absolute_is_numpys_exactly(dtype, data):
 @pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn],
                          ids=["bfloat16", "float8_e4m3fn"])
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "sqrt", "maximum",
-                                  "floor_divide", "remainder", "rad2deg", "deg2rad"])
+                                  "floor_divide", "remainder", "rad2deg", "deg2rad",
+                                  "copysign", "signbit"])
 @given(data=st.data())
 def test_ml_dtypes_loops_are_theirs_exactly(dtype, name, data):
     """ml_dtypes computes each bfloat16 and float8 loop in float32 and rounds once: the
     quotient of floor_divide, 180 / pi, ... are float32's (in bfloat16 steps, 15% of
-    rad2deg and 0.07% of floor_divide results differed; float8's floor_divide did not
-    compile: jnp has no 8-bit signbit)."""
+    rad2deg and 0.07% of floor_divide results differed); float8's signs are its bits
+    (its floor_divide, copysign and signbit did not compile: jnp has no 8-bit signbit)."""
     ufunc = getattr(np, name)
     top = float(ml_dtypes.finfo(dtype).max) / 2
     arrays = [data.draw(hnp.arrays(np.float32, 48, elements=st.floats(
@@ -289,6 +290,16 @@ def test_ml_dtypes_loops_are_theirs_exactly(dtype, name, data):
         extra = ([-80, -100], [0.090332, -0.441406])
         arrays = [np.concatenate([a, np.array(e, dtype)]) for a, e in zip(arrays, extra)]
     check(ufunc, getattr(la, name), *arrays, rtol=0.0)
+
+
+@given(data=st.data())
+def test_float8_spacing_is_ml_dtypes(data):
+    """spacing of float8_e4m3fn: the next value away from zero less x (NaN past the
+    largest, negative at -0.0), from its bits."""
+    dtype = ml_dtypes.float8_e4m3fn
+    special = np.array([0.0, -0.0, 448, -448, np.nan, 2.0 ** -9, -(2.0 ** -9)], dtype)
+    drawn = data.draw(hnp.arrays(np.float32, 32, elements=st.floats(-400, 400, width=32)))
+    check(np.spacing, la.spacing, np.concatenate([special, drawn.astype(dtype)]), rtol=0.0)
 
 
 def test_unknown_operands_are_type_errors():

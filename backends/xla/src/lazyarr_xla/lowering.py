@@ -214,8 +214,34 @@ def _modf(x, out=0):
 
 
 
+def _bits(x):
+    """x's bits as unsigned integers, and the sign bit: jnp's signbit, copysign and
+    spacing have no 8-bit form, which ml_dtypes' float8 types need."""
+    uint = jnp.dtype(f"uint{8 * x.dtype.itemsize}")
+    return lax.bitcast_convert_type(x, uint), uint.type(1 << (8 * x.dtype.itemsize - 1))
+
+
+def _signbit(x):
+    if x.dtype.itemsize > 1:
+        return jnp.signbit(x)
+    bits, sign = _bits(x)
+    return (bits & sign) != 0
+
+
+def _copysign(x, y):
+    if x.dtype.itemsize > 1:
+        return jnp.copysign(x, y)
+    (bx, sign), (by, _) = _bits(x), _bits(y)
+    return lax.bitcast_convert_type((bx & ~sign) | (by & sign), x.dtype)
+
+
 def _spacing(x):
-    """NumPy: spacing(±0) is the smallest subnormal, spacing(±inf) is NaN."""
+    """NumPy: spacing(±0) is the smallest subnormal, spacing(±inf) is NaN; for 8-bit
+    floats, the next value away from zero (the bits plus one) less x, which is NaN
+    past the largest (float8_e4m3fn has no infinity) and -0.0's is negative."""
+    if x.dtype.itemsize == 1:
+        bits, _ = _bits(x)
+        return lax.bitcast_convert_type(bits + 1, x.dtype) - x
     tiny = np.finfo(x.dtype).smallest_subnormal
     return jnp.where(jnp.isinf(x), jnp.nan,
                      jnp.where(x == 0, tiny, jnp.spacing(x))).astype(x.dtype)
@@ -271,6 +297,8 @@ _FLOAT = {
     "arcsin": _arcsin,
     "modf": _modf,
     "spacing": _spacing,
+    "signbit": _signbit,
+    "copysign": _copysign,
     "logaddexp": _logaddexp,
     "logaddexp2": _logaddexp2,
 }
