@@ -541,11 +541,13 @@ class XlaBackend:
         types), and the floating remainders and floored quotients (`remainder`, `fmod`
         and `floor_divide` of float32 in [-1e7, 1e7] by [0.5, 50]: all remainders off
         by more than the divisor's ulps, 2.5% of quotients off by one; 12631199 % 3
-        gave 1). The tiers run programs holding them on the NumPy interpreter."""
+        gave 1; the narrower floats are computed in float32). The tiers run programs
+        holding them on the NumPy interpreter."""
         if platform != "tpu":
             return frozenset()
         einsum = op("einsum")
-        floats = [np.dtype(np.float16), np.dtype(np.float32), np.dtype(jax.numpy.bfloat16)]
+        floats = [np.dtype(t) for t in (np.float16, np.float32, jax.numpy.bfloat16,
+                                        jax.numpy.float8_e4m3fn, jax.numpy.float8_e5m2)]
         return frozenset([(None, np.dtype(np.float64)), (None, np.dtype(np.complex128)),
                           (einsum, np.dtype(np.int64)), (einsum, np.dtype(np.uint64))]
                          + [(op(name), d) for name in ("remainder", "fmod", "floor_divide")
