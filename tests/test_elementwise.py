@@ -302,6 +302,26 @@ def test_float8_spacing_is_ml_dtypes(data):
     check(np.spacing, la.spacing, np.concatenate([special, drawn.astype(dtype)]), rtol=0.0)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, ml_dtypes.bfloat16,
+                                   ml_dtypes.float8_e4m3fn], ids=lambda d: np.dtype(d).name)
+@given(data=st.data())
+def test_modf_and_frexp_are_numpys_to_the_sign(dtype, data):
+    """modf's fractional part has x's sign (-0.0 for -3.0, as C's modf), frexp splits
+    as NumPy's does, bfloat16 and float8 included; signs of zeros compared too."""
+    drawn = data.draw(hnp.arrays(np.float32, 32, elements=st.floats(
+        -100, 100, width=32, allow_subnormal=False)))  # (XLA flushes those: documented)
+    special = np.array([-1.0, -3.0, -0.0, 0.0, 2.0, -2.5, np.inf, -np.inf, np.nan], np.float32)
+    x = np.concatenate([special, drawn, np.trunc(drawn)]).astype(dtype)
+    for fn in (np.modf, np.frexp):
+        expected, actual = fn(x), getattr(la, fn.__name__)(la.asarray(x))
+        for e, a in zip(expected, actual):
+            a = np.asarray(a)
+            assert a.dtype == e.dtype
+            e, a = e.astype(np.float64), a.astype(np.float64)
+            np.testing.assert_array_equal(a, e, err_msg=fn.__name__)
+            np.testing.assert_array_equal(np.signbit(a), np.signbit(e), err_msg=fn.__name__)
+
+
 def test_unknown_operands_are_type_errors():
     x = la.asarray(np.arange(3))
     for bad in ("a", None, object()):

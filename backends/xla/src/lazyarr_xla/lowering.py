@@ -206,10 +206,12 @@ def _remainder(x, y):
 
 
 def _modf(x, out=0):
-    """NumPy: modf(±inf) is (±0, ±inf)."""
-    frac, whole = jnp.modf(x)
-    return jnp.where(jnp.isinf(x), jnp.copysign(jnp.zeros_like(x), x), frac) if out == 0 \
-        else whole
+    """NumPy's (C's) modf: the fractional part has x's sign, so a negative whole number's
+    is -0.0 (jnp's was 0.0), and modf(±inf) is (±0, ±inf)."""
+    whole = jnp.trunc(x)
+    if out:
+        return whole
+    return _copysign(jnp.where(jnp.isinf(x), jnp.zeros_like(x), x - whole), x)
 
 
 
@@ -321,6 +323,9 @@ def _frexp(x):
     bits shifted up to the implicit bit's place, under the exponent of [0.5, 1)."""
     if not jnp.issubdtype(x.dtype, jnp.floating):
         return jnp.frexp(x)
+    if x.dtype.itemsize == 1:  # float8, as ml_dtypes does: in float32 (exactly)
+        mantissa, exponent = _frexp(x.astype(jnp.float32))
+        return mantissa.astype(x.dtype), exponent
     info = jnp.finfo(x.dtype)
     bits, nmant = int(info.bits), int(info.nmant)
     uint = jnp.dtype(f"uint{bits}")
