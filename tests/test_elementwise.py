@@ -322,6 +322,22 @@ def test_modf_and_frexp_are_numpys_to_the_sign(dtype, data):
             np.testing.assert_array_equal(np.signbit(a), np.signbit(e), err_msg=fn.__name__)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, ml_dtypes.bfloat16,
+                                   ml_dtypes.float8_e4m3fn], ids=lambda d: np.dtype(d).name)
+def test_python_scalars_and_the_half_power_of_every_float(dtype):
+    """`x ** 0.5` of an array of NumPy's floats is its sqrt, as ndarray.__pow__ makes it
+    (sqrt(-inf) is NaN, sqrt(-0.0) -0.0; bfloat16's, not NumPy's type, is a power), and
+    Python scalars reach compiled programs of ml_dtypes' types too."""
+    x = np.array([-np.inf, -0.0, 0.0, 1, 2, 3, 0.75, np.nan], np.float32).astype(dtype)
+    cases = [lambda m, v: v ** 0.5, lambda m, v: v * 0.5, lambda m, v: 2.0 - v]
+    for case in cases:
+        expected, actual = case(np, x), np.asarray(case(la, la.asarray(x)))
+        assert actual.dtype == expected.dtype
+        e, a = expected.astype(np.float64), actual.astype(np.float64)
+        np.testing.assert_array_equal(a, e)
+        np.testing.assert_array_equal(np.signbit(a[a == 0]), np.signbit(e[e == 0]))
+
+
 def test_unknown_operands_are_type_errors():
     x = la.asarray(np.arange(3))
     for bad in ("a", None, object()):

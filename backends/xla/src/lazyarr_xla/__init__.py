@@ -85,9 +85,10 @@ class Packing:
 
     @staticmethod
     def signature(inputs: Sequence) -> tuple[tuple[int, str], ...]:
-        """Which inputs are host scalars: part of the compiled program's identity."""
-        return tuple((i, x.dtype.str) for i, x in enumerate(inputs)
-                     if type(x) is np.ndarray and x.ndim == 0)
+        """Which inputs are host scalars: part of the compiled program's identity. (By
+        dtype name for ml_dtypes' types, whose `str` is a void's: "<V2".)"""
+        return tuple((i, x.dtype.name if x.dtype.kind == "V" else x.dtype.str)
+                     for i, x in enumerate(inputs) if type(x) is np.ndarray and x.ndim == 0)
 
     def pack(self, inputs: Sequence, placed, placed_scalars=None) -> list:
         """`placed(value, position)` places each array input; `placed_scalars` the
