@@ -80,8 +80,8 @@ def assert_same(expected, actual, rtol=None, atol=0.0, where: str = "result") ->
         return
     if isinstance(expected, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
         assert type(actual) is type(expected), f"{where}: {type(actual)} != {type(expected)}"
-        tol = (rtol if isinstance(rtol, float) else None) or 1e-12
-        np.testing.assert_allclose(actual, expected, rtol=tol, equal_nan=True)
+        np.testing.assert_allclose(actual, expected, rtol=_tolerance(rtol, 8) or 1e-12,
+                                   equal_nan=True)
         return
     assert actual == expected, f"{where}: {actual!r} != {expected!r}"
 
@@ -91,7 +91,7 @@ def assert_values(expected: np.ndarray, value: np.ndarray, rtol, atol, where) ->
         np.testing.assert_array_equal(value, expected, err_msg=where, strict=True)
         return
     itemsize = expected.dtype.itemsize // (2 if expected.dtype.kind == "c" else 1)
-    tol = rtol if isinstance(rtol, float) else (rtol or RTOL).get(itemsize, 1e-2)
+    tol = _tolerance(rtol, itemsize)
     e = expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64)
     v = value.astype(e.dtype)
     # Infinities and NaNs must sit in the same places; finite values agree closely.
@@ -102,12 +102,20 @@ def assert_values(expected: np.ndarray, value: np.ndarray, rtol, atol, where) ->
     np.testing.assert_allclose(v[finite], e[finite], rtol=tol, atol=atol, err_msg=where)
 
 
+def _tolerance(rtol, itemsize: int) -> float:
+    """`rtol` as given (a float), or by float precision from a table (`rtol_for`'s, by
+    default RTOL)."""
+    return rtol if isinstance(rtol, float) else (rtol or RTOL).get(itemsize, 1e-2)
+
+
+def on_tpu() -> bool:
+    return _tiers.platform(lazyarr._backend.current()) == "tpu"
+
+
 def rtol_for(name: str):
     """The tolerances, by float precision, for results of NumPy's function `name` on
     the current backend: a TPU's approximations (`TPU_APPROXIMATE`), else the default."""
-    if name in TPU_APPROXIMATE and _tiers.platform(lazyarr._backend.current()) == "tpu":
-        return TPU_APPROXIMATE_RTOL
-    return None
+    return TPU_APPROXIMATE_RTOL if name in TPU_APPROXIMATE and on_tpu() else None
 
 
 def flush_subnormals(value):

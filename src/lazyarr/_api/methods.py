@@ -357,20 +357,19 @@ _FAST_POWERS = {(builtins.float, 0.5): "sqrt", (builtins.int, -1): "reciprocal",
 
 
 def _power_operator(self, other):
-    """`x ** e` as ndarray.__pow__: for a complex array and the Python exponent 0.5, -1
+    """`x ** e` as ndarray.__pow__: for an inexact array and the Python exponent 0.5, -1
     or 2, NumPy computes sqrt, reciprocal or square, exact where the general power is
-    not ((-3+0j) ** 0.5 is 1.7320508j); for an array of NumPy's floats, ** 0.5 is its
-    sqrt (sqrt(-inf) is NaN and sqrt(-0.0) -0.0, where pow gives inf and 0.0; XLA's
-    pow was also an ulp off on 11% of float16 values); an array of any dtype ** 2 is
-    its square (bool ** 2 is int8); a NumPy scalar's is a power."""
+    not ((-3+0j) ** 0.5 is 1.7320508j; sqrt(-inf) is NaN and sqrt(-0.0) -0.0, where pow
+    gives inf and 0.0, and XLA's pow was an ulp off sqrt on 11% of float16 values); an
+    array of any dtype ** 2 is its square (bool ** 2 is int8). A real NumPy scalar's is
+    a power, as is a bfloat16 array's (ml_dtypes' kind is "V", not NumPy's float)."""
     if isinstance(self, Array) and type(other) in (builtins.int, builtins.float):
         fast = _FAST_POWERS.get((type(other), other))
         if fast == "square" and not self._scalar:  # for every dtype: bool ** 2 is int8
             return _ew.square(self)
-        if fast is not None and _dtypes.is_complex(self.dtype):
+        if fast is not None and (_dtypes.is_complex(self.dtype)
+                                 or not self._scalar and self.dtype.kind == "f"):
             return getattr(_ew, fast)(self)
-        if fast == "sqrt" and not self._scalar and self.dtype.kind == "f":
-            return _ew.sqrt(self)  # (not bfloat16: ml_dtypes' kind is "V", a power)
     return _ew.power(self, other)
 
 

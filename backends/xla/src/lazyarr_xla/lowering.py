@@ -214,8 +214,6 @@ def _modf(x, out=0):
     return _copysign(jnp.where(jnp.isinf(x), jnp.zeros_like(x), x - whole), x)
 
 
-
-
 def _bits(x):
     """x's bits as unsigned integers, and the sign bit: jnp's signbit, copysign and
     spacing have no 8-bit form, which ml_dtypes' float8 types need."""
@@ -328,17 +326,16 @@ def _frexp(x):
         return mantissa.astype(x.dtype), exponent
     info = jnp.finfo(x.dtype)
     bits, nmant = int(info.bits), int(info.nmant)
-    uint = jnp.dtype(f"uint{bits}")
+    raw, sign_bit = _bits(x)
+    uint = raw.dtype
     bias = (1 << (bits - nmant - 2)) - 1
-    raw = jax.lax.bitcast_convert_type(x, uint)
     mant_mask = uint.type((1 << nmant) - 1)
     field = raw & mant_mask
     subnormal = ((raw >> nmant) & uint.type((1 << (bits - nmant - 1)) - 1)) == 0
     subnormal = subnormal & (field != 0)
     p = (bits - 1) - jax.lax.clz(field).astype(jnp.int32)
     shifted = jax.lax.shift_left(field, jnp.clip(nmant - p, 0, nmant).astype(uint)) & mant_mask
-    sign = raw & uint.type(1 << (bits - 1))
-    m_bits = sign | uint.type((bias - 1) << nmant) | shifted
+    m_bits = (raw & sign_bit) | uint.type((bias - 1) << nmant) | shifted
     sub_m = jax.lax.bitcast_convert_type(m_bits, x.dtype)
     sub_e = (p + 2 - bias - nmant).astype(jnp.int32)
     mantissa, exponent = jnp.frexp(x)
