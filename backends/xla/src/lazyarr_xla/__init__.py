@@ -163,12 +163,17 @@ def _stencil_sources(program) -> frozenset[int]:
 # Transcendental functions: XLA's CPU code for a fused loop computing a chain of them
 # runs slower than for one at a time (relax's x = 0.99 x + 0.01 tanh(x) on 1e6 float64,
 # 200 steps jitted on the CPU: one step a program 0.20-0.30 s, 20 steps a program fused
-# into one loop 0.51-0.55 s, 0.63 s with NumPy's rounding selects).
+# into one loop 0.51-0.55 s, 0.63 s with NumPy's rounding selects). The loop is bound
+# by the latency of one element's chain: LLVM interleaves the vectorized loop of one
+# tanh (two to four independent vectors in flight) but not that of two, whose body is
+# twice as long (XLA's optimized IR). In CPU seconds, 200 steps one a loop against two:
+# jax.jit 331-337 ms against 340-408, with the rounding selects 358-378 against 475-482;
+# lazyarr's relax 429-432 against 476-503.
 TRANSCENDENTAL = frozenset(op(name) for name in (
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "cbrt", "power", "float_power", "logaddexp", "logaddexp2"))
-CHAINED_TRANSCENDENTALS = 2
+CHAINED_TRANSCENDENTALS = 1
 
 # Every operation rounds its result to its dtype, as NumPy's do: by default XLA may keep
 # a float16 or bfloat16 value in float32 across the operations it fuses. On a TPU v5e,
