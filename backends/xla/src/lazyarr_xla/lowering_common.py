@@ -80,7 +80,9 @@ def hypot(x, y):
         _, e = jnp.frexp(jnp.maximum(jnp.abs(x), jnp.abs(y)))
         e = jnp.clip(e, -126, 126)
         wide = [jnp.ldexp(v, -e).astype(jnp.float64) for v in (x, y)]
-        r = jnp.ldexp(jnp.sqrt(wide[0] * wide[0] + wide[1] * wide[1]), e).astype(jnp.float32)
+        # rounded to float32, then scaled back there (exact for a normal result; jax's
+        # float64 ldexp does not compile on a TPU)
+        r = jnp.ldexp(jnp.sqrt(wide[0] * wide[0] + wide[1] * wide[1]).astype(jnp.float32), e)
         return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.inf, r)  # inf even with a NaN
     return jnp.hypot(x, y)
 
