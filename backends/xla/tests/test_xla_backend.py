@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+import ml_dtypes
 import numpy
 import pytest
 
@@ -345,8 +346,8 @@ def test_the_sorts_and_the_convolution_are_named_slower_compiled_on_the_cpu_alon
 
 
 def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
-    """`unfaithful`: a TPU's float64 and complex128 are not NumPy's, nor its floating
-    remainders and floored quotients, nor has it an int64 product, so a program
+    """`unfaithful`: a TPU's float64, complex128 and float8 are not NumPy's, nor its
+    floating remainders and floored quotients, nor has it an int64 product, so a program
     holding one runs on the NumPy interpreter, whatever the tier, taking its inputs
     from the device (here the CPU made to play the TPU's part)."""
     from lazyarr import _tiers
@@ -389,6 +390,12 @@ def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
         numpy.testing.assert_array_equal(numpy.asarray(got),
                                          getattr(numpy, name)(big, numpy.float32(3)))
     assert np.stats()["interpreted_runs"] >= interpreted + 3 and xla_runs() == ran
+    ran, interpreted = xla_runs(), np.stats()["interpreted_runs"]
+    eight = numpy.full(3, -85.0, ml_dtypes.float8_e4m3fn)  # the TPU's -85 + -85 was NaN
+    for dtype in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2):
+        assert (None, numpy.dtype(dtype)) in tpu
+    numpy.testing.assert_array_equal(numpy.asarray(np.asarray(eight) + eight), eight + eight)
+    assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
 
 
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):

@@ -87,6 +87,11 @@ def hypot(x, y):
     return jnp.hypot(x, y)
 
 
+def expm1(x):
+    """expm1 keeping the sign of a zero, as C's does (a TPU's gave 0.0 for -0.0)."""
+    return jnp.where(x == 0, x, jnp.expm1(x))
+
+
 def fma(x, y, z):
     """x*y + z rounded once (an FMA instruction): a product of finite numbers never
     overflows on the way, so an infinite z decides."""

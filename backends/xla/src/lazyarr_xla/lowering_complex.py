@@ -12,7 +12,7 @@ import numpy as np
 
 import jax.numpy as jnp
 
-from .lowering_common import cmul, hypot, isnan_c, pack, parts, rounded
+from .lowering_common import cmul, expm1, hypot, isnan_c, pack, parts, rounded
 
 
 
@@ -310,7 +310,7 @@ def _c_expm1(z):
     """NumPy: (expm1(x) cos(y) - 2 sin²(y/2)) + i exp(x) sin(y)."""
     x, y = parts(z)
     a = jnp.sin(y / 2)
-    re = rounded(jnp.expm1(x) * jnp.cos(y)) - rounded(2 * a * a)
+    re = rounded(expm1(x) * jnp.cos(y)) - rounded(2 * a * a)
     return pack(re, jnp.exp(x) * jnp.sin(y))
 
 
