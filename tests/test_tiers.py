@@ -421,7 +421,7 @@ def test_a_loop_is_one_program_whether_its_buffer_is_on_the_host_or_in_xla(auto,
     monkeypatch.setattr(_tiers, "FAR_SLOWER", float("inf"))
     # and are compiled whatever copying the host buffer is estimated to cost: on a fast
     # machine the step interpreted in less than copying 2.9 MB (1.3 ms) is estimated to
-    # take, and it was never compiled (stop 46)
+    # take, and it was never compiled
     monkeypatch.setattr(_tiers, "HOST_COPY_BYTES_PER_S", float("inf"))
     keys = []
     real = _tiers.run
