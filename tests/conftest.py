@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import lazyarr
-from lazyarr import _backend, _flush, _settings
+from lazyarr import _backend, _cuts, _eager, _flush, _settings
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None,
@@ -140,6 +140,8 @@ def backend(request, monkeypatch):
     monkeypatch.setattr(_flush, "_programs", {})
     for seen in (_flush._site_starts, _flush._site_most, _flush._moving_sites):
         seen.clear()
+    # Nor a widened eager bound from another test's loop of changing shapes (`_eager`).
+    _eager.WIDE[0] = _cuts._loose_cuts[0] = 0
     with lazyarr.use_tier(TIER), lazyarr.use_eager(_settings.eager()), \
             lazyarr.use_backend(request.param, **_OPTIONS.get(request.param, {})), \
             _examples(request.function, count):

@@ -594,3 +594,59 @@ def test_a_small_write_is_made_at_once_beside_an_array_numpy_shares():
     np.testing.assert_array_equal(np.asarray(x), [0, 7, 7, 3, 4, 5])
     shared[0] = 1.0
     assert host[0] == 1.0
+
+
+def _eliminate(np_, a, steps):
+    """Gaussian elimination's first `steps` steps, in place (benchmarks' gauss): the
+    trailing block is one row and column smaller each step."""
+    for c in range(1, steps + 1):
+        a[c:, c - 1:] = a[c:, c - 1:] - (a[c:, c - 1] / a[c - 1, c - 1])[:, None] * \
+            a[c - 1, c - 1:]
+    return a
+
+
+def test_a_loop_whose_shapes_change_every_step_is_computed_at_once(monkeypatch):
+    """Its cuts fall where the shapes moved (loose cuts): after `WIDE_AFTER` of them in
+    a row, its operations are computed at once whatever their size (no more flushes),
+    with NumPy's values."""
+    monkeypatch.setattr(_eager, "WIDE_AFTER", 3)
+    n = 300  # (the block, 299 x 300 at first, is past the eager bound)
+    host = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+    la.reset_stats()
+    a = _eliminate(la, la.array(host), 200)
+    flushes = la.stats()["flushes_total"]
+    assert _eager.WIDE[0] > 0  # widened, and still within its operations
+    assert _computed(a) and flushes <= 10
+    before = la.stats()["eager_ops"]
+    _eliminate(la, a, 1)  # a block of 299 x 300 again: computed at once
+    assert _computed(a) and la.stats()["eager_ops"] > before
+    assert la.stats()["flushes_total"] == flushes
+    np.testing.assert_array_equal(np.asarray(a), _eliminate(np, _eliminate(np, host.copy(), 200), 1))
+
+
+def test_the_widened_bound_narrows_after_its_operations(monkeypatch):
+    monkeypatch.setattr(_eager, "WIDE_OPS", 3)
+    big = la.array(np.ones(_eager.MAX_ELEMENTS + 1))
+    _eager.widen()
+    assert _eager.bound() > _eager.MAX_ELEMENTS
+    results = [big + 1 for _ in range(3)]
+    assert all(_computed(r) for r in results)
+    assert _eager.bound() == _eager.MAX_ELEMENTS and _eager.WIDE[0] == 0
+    assert not _computed(big + 1)
+    np.testing.assert_array_equal(np.asarray(results[-1]), np.full(big.shape, 2.0))
+
+
+def test_a_loop_that_repeats_is_not_widened(monkeypatch):
+    """A loop whose shapes repeat is cut at the same place each time (not loose): its
+    large operations stay recorded."""
+    monkeypatch.setattr(_eager, "WIDE_AFTER", 3)
+    x = la.array(np.linspace(-1, 1, _eager.MAX_ELEMENTS + 1))
+    la.reset_stats()
+    for _ in range(300):
+        x = 0.99 * x + 0.01 * la.tanh(x)
+    assert _eager.WIDE[0] == 0
+    assert la.stats()["eager_ops"] == 0 and la.stats()["flushes"]["size"] >= 5
+    expected = np.linspace(-1, 1, _eager.MAX_ELEMENTS + 1)
+    for _ in range(300):
+        expected = 0.99 * expected + 0.01 * np.tanh(expected)
+    np.testing.assert_allclose(np.asarray(x), expected, rtol=1e-13)

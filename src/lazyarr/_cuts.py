@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 import threading
 
+from . import _eager
 from ._flush import (HOST_VIEW_OPS, NON_SIZE_FLUSH_HOOKS, SLICE, _cuts_to_one, _moving_sites,
                      _read_attrs, _slice_site, evaluate)
 from ._graph import Node, count_pending
@@ -53,6 +54,8 @@ _cuts = threading.local()
 # at a place seen, that place's signature, how often it came, and the signature without
 # shapes that counts it (see `_weigh`; other threads' in `_cuts.cheapest`).
 _cheapest: tuple | None = None
+# Loose cuts in a row (any thread's): see `_cut`.
+_loose_cuts = [0]
 
 
 def _local_signature(node: Node, levels: int = 3) -> tuple:
@@ -221,12 +224,19 @@ _OWN_REFERENCES = _own_references()
 
 
 def _cut(node: Node, main: bool, signature: tuple, loose: tuple | None) -> None:
-    """Cut at `node`; the next cuts wait for `signature`'s place (or `loose`'s)."""
+    """Cut at `node`; the next cuts wait for `signature`'s place (or `loose`'s). After
+    `_eager.WIDE_AFTER` loose cuts in a row (a loop whose shapes change every iteration,
+    whose programs are all new), operations of any size are computed at once for a
+    while (`_eager.widen`)."""
     global _last_cut, _loose_cut
     if main:
         _last_cut, _loose_cut = signature, loose
     else:
         _cuts.signature, _cuts.loose = signature, loose
+    _loose_cuts[0] = _loose_cuts[0] + 1 if loose is not None else 0
+    if _loose_cuts[0] >= _eager.WIDE_AFTER:
+        _loose_cuts[0] = 0
+        _eager.widen()
     _set_cheapest(main, None)
     _cut_at(node)
 

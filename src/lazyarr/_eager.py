@@ -44,6 +44,18 @@ eager), and at 512x512 and 1000x1000 eager execution is 1.5-2x slower (diffusion
 size: 418 ms recorded, 838 eager, NumPy 400-565); loops that repeat are compiled there
 besides.
 
+A loop whose shapes change every iteration (gauss's `a[c:, c-1:] = ...`, its trailing
+block one row and column smaller each step) records programs that are all new: each
+runs once, on the interpreter, which makes the NumPy calls an eager operation makes, so
+recording and flushing them is all cost (gauss, 1000 steps: 0.73-0.80 s recorded, every
+operation eager 0.59-0.60 s, NumPy 0.51-0.55). `_cuts` tells such a loop by its cuts,
+which fall at a place whose shapes moved (a "loose" cut); after `WIDE_AFTER` of them in
+a row it calls `widen()`, and the bound is lifted (`bound()`) for the next `WIDE_OPS`
+eager operations, after which recording resumes: a loop that still changes shapes is
+widened again `WIDE_AFTER` cuts later, and one that came to repeat is recorded and
+compiled as any. (The widening is process-wide: another thread's operations are
+computed at once meanwhile, with NumPy's results as always.)
+
 Switches (`_settings`): `LAZYARR_EAGER=0` or `lazyarr.set_eager(False)` turns it off,
 and so does the tier "compile" or "opbyop" (so the suite run compiled tests XLA's
 lowerings, and op by op runs on the device). The decision is cached per thread (the
@@ -55,6 +67,7 @@ selection changed (`_settings.TOKEN`): checking it costs two attribute lookups.
 from __future__ import annotations
 
 import contextvars
+import sys
 import threading
 
 import numpy as np
@@ -66,6 +79,12 @@ from ._views import VIEW_OPS
 
 MAX_ELEMENTS = 32768  # see the docstring: measured, past this recording pays
 COUNT = [0]          # operations computed eagerly (stats()["eager_ops"])
+# Widening (see the docstring): the loose cuts in a row that widen the bound, and the
+# eager operations it stays widened for. Loops that repeat make at most a few loose
+# cuts while their cuts find their place (benchmarks: 1 each, lbm 6 in a row).
+WIDE_AFTER = 12
+WIDE_OPS = 10_000
+WIDE = [0]           # while widened: the COUNT at which the bound narrows again; else 0
 
 
 class _Decision(threading.local):
@@ -170,9 +189,11 @@ def host_value(node, limit: int):
     return value
 
 
-def host_values(nodes, limit: int = MAX_ELEMENTS) -> list | None:
+def host_values(nodes, limit: int | None = None) -> list | None:
     """`host_value` of each of `nodes` (None, a Python scalar's place, stays None), or
-    None where one has none."""
+    None where one has none; `limit` is `bound()` unless given."""
+    if limit is None:
+        limit = bound()
     values = []
     for node in nodes:
         if node is None:
@@ -196,9 +217,10 @@ def settle(node):
     here. Returns whether it was computed."""
     if node.op is INPUT or node.op in _VIEW_OPS:
         return False
-    if size_of(node.shape) > MAX_ELEMENTS or not enabled():
+    limit = bound()
+    if size_of(node.shape) > limit or not enabled():
         return False
-    values = host_values(node.inputs)
+    values = host_values(node.inputs, limit)
     if values is None:
         return False
     value = call(node.op.ref, *values, **dict(node.attrs))
@@ -219,6 +241,25 @@ def count() -> int:
 
 def reset() -> None:
     COUNT[0] = 0
+    WIDE[0] = 0
+
+
+def bound() -> int:
+    """The most elements an eager operation's inputs and result may have now:
+    `MAX_ELEMENTS`, or no bound while widened (see `widen`)."""
+    until = WIDE[0]
+    if not until:
+        return MAX_ELEMENTS
+    if COUNT[0] >= until:
+        WIDE[0] = 0
+        return MAX_ELEMENTS
+    return sys.maxsize
+
+
+def widen() -> None:
+    """Lift the bound for the next `WIDE_OPS` eager operations: called by `_cuts` for a
+    loop whose shapes change every iteration (see the module's docstring)."""
+    WIDE[0] = COUNT[0] + WIDE_OPS
 
 
 def call(fn, *args, **kwargs):

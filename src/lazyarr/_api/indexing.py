@@ -239,7 +239,7 @@ def _host_view(node, steps, probe_key, shape):
     a view holding the buffer keeps it from being donated or shared in place."""
     value = node.value
     if not steps or node.op is not INPUT or type(value) is not np.ndarray \
-            or math.prod(shape) > _eager.MAX_ELEMENTS:
+            or math.prod(shape) > _eager.bound():
         return None
     state = _eager.DECISION.state
     if not (state[1] if state[0] is _settings.TOKEN[0] else _eager.enabled()):
@@ -630,7 +630,7 @@ def _write_now(x: Array, key, value) -> bool:
     if type(value) in _SCALARS or isinstance(value, np.generic):
         host = value
     elif type(value) is Array:
-        host = _eager.host_value(value._node, _eager.MAX_ELEMENTS)
+        host = _eager.host_value(value._node, _eager.bound())
         if host is None:
             return False
         if value._scalar:  # NumPy's scalar, which NumPy converts as a scalar (inf

@@ -274,7 +274,6 @@ def _prepend(x: Array, axes, init: Array, count: int) -> Array:
 # and settled four nodes (reduce, convert, divide, convert: 17 us a mean, NumPy 2.4).
 
 _KINDS = "biufc"
-_MAX = _eager.MAX_ELEMENTS
 _DECISION = _eager.DECISION
 _TOKEN = _settings.TOKEN
 _INTP = np.intp
@@ -301,7 +300,8 @@ def _eager_operand(a, axis, keepdims, where, func: str, scalar_axis: bool = True
     value = ew.current_small_value(a)
     if value is None:  # (a chain of pending views of a computed buffer, say)
         node = a._n if a._layout is None and not EXPORTED else a._node
-        value = node.value if type(node) is SmallLeaf else _eager.host_value(node, _MAX)
+        value = node.value if type(node) is SmallLeaf else \
+            _eager.host_value(node, _eager.bound())
     if value is None or value.size == 0 or value.dtype.kind not in _KINDS:
         return None
     if axis is None:
