@@ -16,7 +16,7 @@ keeps measuring: where the compiled program is slower than the interpreter was f
 the same structure (`SLOWER` times its best, over `TRIALS` runs, or `FAR_SLOWER` times
 it from the first run on), it goes back to interpreting. A program holding an op that
 the backend says it compiles to something slower than the interpreter runs (its
-optional `slower_ops(platform)`: XLA's CPU sort and convolution) is never compiled. A
+optional `slower_ops(platform)`: XLA's CPU sort) is never compiled. A
 program already compiled (memory) or found in the disk cache runs compiled at once;
 after its first timed run the interpreter runs it once, to measure it, so a cached
 program slower than the interpreter goes back as well. What was measured (the

@@ -536,8 +536,8 @@ class XlaBackend:
     @staticmethod
     def slower_ops(platform: str) -> frozenset:
         """The primitives whose compiled lowering on `platform` runs slower than NumPy
-        (the tiers interpret a program holding one): the sorts and the convolution on
-        the CPU, see `lowering.SLOWER_ON_CPU`."""
+        (the tiers interpret a program holding one): the sorts on the CPU, see
+        `lowering.SLOWER_ON_CPU`."""
         return SLOWER_ON_CPU if platform == "cpu" else frozenset()
 
     @staticmethod

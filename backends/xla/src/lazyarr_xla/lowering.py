@@ -469,13 +469,15 @@ def _correlate(a, v, mode):
 
 
 # The primitives whose lowering here runs slower on the CPU than NumPy's at every size
-# measured: the sorts (`lowering_sort.SLOWER_ON_CPU`) and the convolution (XLA's CPU
-# conv_general_dilated against NumPy's correlate, "same" mode, float64, lazyarr's
-# compiled tier against NumPy, best of 3 on the 2-core machine: 1e6 by 1000 values 243
-# against 108 ms, 1e6 by 10 3.5 against 2.4 ms, 1e5 by 100 3.6 against 2.0 ms, 1e4 by
-# 1000 3.1 against 1.1 ms, 2000 by 2000 1.4 against 0.4 ms). The tiers interpret a
-# program holding one (`XlaBackend.slower_ops`).
-SLOWER_ON_CPU = lowering_sort.SLOWER_ON_CPU | {op("correlate")}
+# measured: the sorts (`lowering_sort.SLOWER_ON_CPU`). The tiers interpret a program
+# holding one (`XlaBackend.slower_ops`). The convolution is not among them since jax
+# 0.10's XLA: its CPU conv_general_dilated ("same" mode, float64, best of 3 on the 2-core
+# machine) took 47 ms for 1e6 by 1000 values against NumPy's 119, 1.6 against 1.8 ms
+# for 1e6 by 10, 1.3 against 1.5 for 1e5 by 100, 0.55 against 0.95 for 1e4 by 1000 (it
+# was 243 against 108 ms for 1e6 by 1000 with an earlier XLA); lazyarr compiled, input
+# copies and flush included, 50 against 118 ms for 1e6 by 1000 (a small one, 2000 by
+# 2000 in 0.66 against 0.32 ms, is sent back to the interpreter by the tiers' trials).
+SLOWER_ON_CPU = lowering_sort.SLOWER_ON_CPU
 
 
 def _take(x, indices, axis):
