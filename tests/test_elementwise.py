@@ -278,6 +278,8 @@ def test_ml_dtypes_loops_are_theirs_exactly(dtype, name, data):
     quotient of floor_divide, 180 / pi, ... are float32's (in bfloat16 steps, 15% of
     rad2deg and 0.07% of floor_divide results differed); float8's signs are its bits
     (its floor_divide, copysign and signbit did not compile: jnp has no 8-bit signbit)."""
+    if name == "divide" and on_tpu():
+        pytest.skip("a TPU's float32 division is not correctly rounded (docs/semantics.md)")
     ufunc = getattr(np, name)
     top = float(ml_dtypes.finfo(dtype).max) / 2
     arrays = [data.draw(hnp.arrays(np.float32, 48, elements=st.floats(

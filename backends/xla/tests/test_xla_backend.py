@@ -18,6 +18,24 @@ from lazyarr import _backend, _cuts
 pytestmark = pytest.mark.skipif("xla" not in _backend.available(), reason="jax not installed")
 
 
+def _platform() -> str:
+    """The default XLA device's platform ("cpu", "gpu", "tpu"), jax imported only here."""
+    if "xla" not in _backend.available():
+        return "cpu"
+    import jax
+    return jax.default_backend()
+
+
+# What some tests need of the machine: float64 programs compiled (a TPU's float64 is
+# computed on the host: `XlaBackend.unfaithful`), the CPU as the default device, a
+# second process able to use the device (a TPU chip serves one process at a time).
+float64_compiles = pytest.mark.skipif(
+    _platform() == "tpu", reason="a TPU's float64 programs run on the NumPy interpreter")
+on_the_cpu = pytest.mark.skipif(_platform() != "cpu", reason="the default device is not the CPU")
+shared_device = pytest.mark.skipif(
+    _platform() == "tpu", reason="a TPU chip serves one process at a time: no child process")
+
+
 @pytest.fixture(autouse=True)
 def backend(monkeypatch):
     """These tests are about the XLA backend itself: they run on it alone, every program
@@ -48,6 +66,7 @@ def test_jax_configuration_is_untouched():
     assert not jax.config.jax_enable_x64
 
 
+@float64_compiles
 def test_python_scalars_that_change_are_runtime_inputs():
     """A scalar is compiled in until its value changes; then one more program runs
     every later value."""
@@ -121,6 +140,7 @@ def test_chains_of_transcendental_functions_are_cut_on_the_cpu():
     assert _chain_breaks(program, "cpu") == ()
 
 
+@float64_compiles
 def test_a_long_loop_runs_from_the_cache():
     x = np.linspace(-1.0, 1.0, 1000)
     expected = numpy.linspace(-1.0, 1.0, 1000)
@@ -137,6 +157,7 @@ def test_a_long_loop_runs_from_the_cache():
     assert stats["memory_cache_hits"] >= stats["flushes_total"] - 4
 
 
+@shared_device
 def test_a_second_process_compiles_nothing(tmp_path):
     source = """
         import lazyarr as np
@@ -153,6 +174,7 @@ def test_a_second_process_compiles_nothing(tmp_path):
     assert second["disk_cache_hits"] == first["disk_cache_misses"]
 
 
+@shared_device
 def test_processes_can_share_the_cache_directory(tmp_path):
     source = """
         import lazyarr as np
@@ -170,6 +192,7 @@ def test_processes_can_share_the_cache_directory(tmp_path):
     assert run_script(source, tmp_path)["compiles"] == 0
 
 
+@shared_device
 def test_a_damaged_cache_entry_is_a_miss(tmp_path):
     source = "import lazyarr as np; print(float(np.arange(7.0).sum()))"
     run_script(source, tmp_path)
@@ -180,6 +203,7 @@ def test_a_damaged_cache_entry_is_a_miss(tmp_path):
     assert run_script(source, tmp_path)["compiles"] == 0  # rewritten
 
 
+@shared_device
 def test_the_disk_cache_can_be_switched_off(tmp_path):
     stats = run_script("import lazyarr as np; print(np.arange(3.0).sum())", tmp_path,
                        LAZYARR_CACHE_DIR="off")
@@ -187,6 +211,7 @@ def test_the_disk_cache_can_be_switched_off(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@on_the_cpu
 def test_devices():
     x = np.arange(4.0) + 1
     assert x.device == "cpu"
@@ -200,6 +225,7 @@ def test_devices():
         numpy.testing.assert_array_equal(numpy.asarray(x * 2), [2.0, 4.0, 6.0, 8.0])
 
 
+@shared_device
 def test_backend_from_the_environment(tmp_path):
     stats = run_script("import lazyarr as np; print(np.ones(2).sum())", tmp_path,
                        LAZYARR_BACKEND="xla:cpu")
@@ -236,6 +262,7 @@ def _break_lowering(monkeypatch, name):
     monkeypatch.setitem(registry.LOWERINGS, (op(name), None), registry.Lowering(broken))
 
 
+@float64_compiles
 def test_a_compile_failure_names_the_operation_and_line(monkeypatch):
     _break_lowering(monkeypatch, "arcsinh")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
@@ -258,6 +285,7 @@ def test_running_out_of_memory_is_a_clear_error():
     assert float((np.ones(3) + 1).sum()) == 6.0
 
 
+@float64_compiles
 def test_loop_buffers_are_donated_to_the_next_program():
     """A flush that waits (here `eval` every 20 steps) gives the program the buffer it
     replaces. A size cut, which does not wait, donates nothing (so that a run failing
@@ -398,6 +426,7 @@ def test_what_a_platform_computes_unfaithfully_runs_on_the_host(monkeypatch):
     assert np.stats()["interpreted_runs"] > interpreted and xla_runs() == ran
 
 
+@float64_compiles
 def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     """A read at a Python int (`a[i]`, `a[i, j]`) takes its position at run time: a
     loop over i runs the same program at every cut, whatever i is."""
@@ -425,6 +454,7 @@ def test_integer_index_loops_compile_a_few_programs(monkeypatch):
     assert np.stats()["memory_cache_misses"] <= 3
 
 
+@float64_compiles
 def test_moving_windows_share_one_program(monkeypatch):
     """A slice whose start moves at one line of code (`x[s:s+k]` in a loop) takes its
     start at run time once it has been seen to move: two programs, not one per offset.
@@ -446,6 +476,7 @@ def test_moving_windows_share_one_program(monkeypatch):
     assert np.stats()["compiles"] == 1 and np.stats()["memory_cache_hits"] == 2
 
 
+@float64_compiles
 def test_a_failing_index_read_names_its_line(monkeypatch):
     _break_lowering(monkeypatch, "dynamic_slice")
     monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
@@ -603,3 +634,46 @@ def test_plane_writes_match_numpy(dtype):
     small[:, 1] = np.asarray(host[:, 0, :3].T[1].repeat(3)[:9])
     expected[:, 1] = host[:, 0, :3].T[1].repeat(3)[:9]
     numpy.testing.assert_array_equal(numpy.asarray(small), expected)
+
+
+def test_sinh_and_expm1_keep_a_zeros_sign_where_jax_does_not(monkeypatch):
+    """A TPU v5e's sinh(-0.0) and expm1(-0.0) were 0.0 (and complex64 sin, cos, sinh and
+    cosh took wrong zeros from them): the lowerings keep a zero as it is, whatever jnp
+    gives for it (here jnp's made to lose the sign, as there)."""
+    import jax.numpy as jnp
+    from lazyarr_xla import lowering_common
+    for name in ("sinh", "expm1"):
+        real = getattr(jnp, name)
+        monkeypatch.setattr(lowering_common.jnp, name,
+                            lambda x, real=real: jnp.where(x == 0, jnp.abs(x), real(x)))
+    monkeypatch.setenv("LAZYARR_CACHE_DIR", "off")
+    zeros = numpy.array([-0.0, 0.0], numpy.float32)
+    for name in ("sinh", "expm1"):
+        got = numpy.asarray(getattr(np, name)(np.asarray(zeros)))
+        numpy.testing.assert_array_equal(numpy.signbit(got), [True, False])
+    z = numpy.array([complex(-0.0, 0.5), complex(0.0, -0.0), complex(-0.0, -0.0)],
+                    numpy.complex64)
+    for name in ("sinh", "cosh", "sin", "cos"):
+        got, expected = numpy.asarray(getattr(np, name)(np.asarray(z))), getattr(numpy, name)(z)
+        for part in ("real", "imag"):
+            numpy.testing.assert_array_equal(
+                numpy.signbit(getattr(got, part)), numpy.signbit(getattr(expected, part)),
+                err_msg=f"{name} {part}")
+
+
+def test_the_disk_cache_loads_an_executable_on_its_devices_client(cache_dir, monkeypatch):
+    """jax deserializes on the default platform's client unless told: a CPU program on
+    a TPU host was never loaded from disk (a miss every time). The devices' own client
+    is passed."""
+    from jax.experimental import serialize_executable
+    clients = []
+    load = serialize_executable.deserialize_and_load
+    monkeypatch.setattr(serialize_executable, "deserialize_and_load",
+                        lambda *args, backend=None, **kwargs: (
+                            clients.append(backend), load(*args, backend=backend, **kwargs))[1])
+    (pa, ia), _ = _two_programs()
+    _fresh_run(pa, ia)
+    value, events = _fresh_run(pa, ia)
+    assert events.disk_cache_hits == 1
+    from lazyarr_xla import XlaBackend
+    assert clients == [XlaBackend("cpu").jax_device.client]

@@ -150,9 +150,12 @@ def load(name: str, key: tuple, device):
         if payload is None:
             return None
         serialized, in_tree, out_tree, checked = payload
+        devices = list(device) if isinstance(device, tuple) else [device]
+        # (the devices' own client: jax's default is the default platform's, so a CPU
+        # program on a TPU host was never loaded, a miss every time)
         executable = serialize_executable.deserialize_and_load(
-            serialized, in_tree, out_tree,
-            execution_devices=list(device) if isinstance(device, tuple) else [device])
+            serialized, in_tree, out_tree, backend=devices[0].client,
+            execution_devices=devices)
     except Exception:  # a stale or damaged entry: compile again and overwrite it
         return None
     return executable, tuple(checked)

@@ -33,7 +33,7 @@ from . import registry
 # The chapters with their own lowering modules register themselves on import.
 from . import lowering_bytes, lowering_linalg, lowering_mutation, lowering_sort  # noqa: F401
 from . import lowering_reductions  # noqa: F401
-from .lowering_common import divisor, expm1, flat_index, hypot, kind, rounded, unsigned
+from .lowering_common import divisor, expm1, flat_index, hypot, kind, rounded, sinh, unsigned
 from .lowering_complex import COMPLEX
 
 
@@ -289,6 +289,7 @@ def _rad2deg(x):
 _FLOAT = {
     "hypot": hypot,
     "expm1": expm1,
+    "sinh": sinh,
     "rad2deg": _rad2deg,
     "degrees": _rad2deg,
     "sign": _f_sign,

@@ -92,6 +92,12 @@ def expm1(x):
     return jnp.where(x == 0, x, jnp.expm1(x))
 
 
+def sinh(x):
+    """sinh keeping the sign of a zero, as C's does (a TPU v5e's gave 0.0 for -0.0, and
+    complex64 sin, cos, sinh, cosh and power there had zeros of the wrong sign)."""
+    return jnp.where(x == 0, x, jnp.sinh(x))
+
+
 def fma(x, y, z):
     """x*y + z rounded once (an FMA instruction): a product of finite numbers never
     overflows on the way, so an infinite z decides."""

@@ -12,7 +12,7 @@ import numpy as np
 
 import jax.numpy as jnp
 
-from .lowering_common import cmul, expm1, hypot, isnan_c, pack, parts, rounded
+from .lowering_common import cmul, expm1, hypot, isnan_c, pack, parts, rounded, sinh
 
 
 
@@ -243,8 +243,8 @@ def _csinh_cosh_finite(sinh_first: bool):
         sign = jnp.where(jnp.signbit(x), -1.0, 1.0).astype(x.dtype)
         big_c, big_s = _exp_times(jnp.abs(x), c, s, half=True)
         scaled = (sign * big_c, big_s) if sinh_first else (big_c, sign * big_s)
-        near = ((jnp.sinh(x) * c, jnp.cosh(x) * s) if sinh_first
-                else (jnp.cosh(x) * c, jnp.sinh(x) * s))
+        near = ((sinh(x) * c, jnp.cosh(x) * s) if sinh_first
+                else (jnp.cosh(x) * c, sinh(x) * s))
         return tuple(jnp.where(jnp.abs(x) > t, a, b) for a, b in zip(scaled, near))
     return finite
 
