@@ -650,3 +650,19 @@ def test_a_loop_that_repeats_is_not_widened(monkeypatch):
     for _ in range(300):
         expected = 0.99 * expected + 0.01 * np.tanh(expected)
     np.testing.assert_allclose(np.asarray(x), expected, rtol=1e-13)
+
+
+def test_a_repeating_loop_after_a_widening_is_recorded_again(monkeypatch):
+    """A loop whose large shapes repeat, run while the bound is widened (just after a
+    loop of changing shapes), narrows it within `WIDE_REPEATS` reads of one shape: its
+    operations are recorded again (and may be compiled)."""
+    monkeypatch.setattr(_eager, "WIDE_REPEATS", 8)
+    x = la.array(np.linspace(-1, 1, _eager.MAX_ELEMENTS + 1))
+    _eager.widen()
+    for _ in range(8):
+        x = 0.99 * x + 0.01 * la.tanh(x)
+    assert _eager.WIDE[0] == 0 and not _computed(x * 2)
+    expected = np.linspace(-1, 1, _eager.MAX_ELEMENTS + 1)
+    for _ in range(8):
+        expected = 0.99 * expected + 0.01 * np.tanh(expected)
+    np.testing.assert_allclose(np.asarray(x), expected, rtol=1e-14)

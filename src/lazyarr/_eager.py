@@ -51,9 +51,10 @@ recording and flushing them is all cost (gauss, 1000 steps: 0.73-0.80 s recorded
 operation eager 0.59-0.60 s, NumPy 0.51-0.55). `_cuts` tells such a loop by its cuts,
 which fall at a place whose shapes moved (a "loose" cut); after `WIDE_AFTER` of them in
 a row it calls `widen()`, and the bound is lifted (`bound()`) for the next `WIDE_OPS`
-eager operations, after which recording resumes: a loop that still changes shapes is
-widened again `WIDE_AFTER` cuts later, and one that came to repeat is recorded and
-compiled as any. (The widening is process-wide: another thread's operations are
+eager operations, or until a large operand's shape has come `WIDE_REPEATS` times (a
+loop that repeats, such as one after the loop that widened it), after which recording
+resumes: a loop that still changes shapes is widened again `WIDE_AFTER` cuts later,
+and one that came to repeat is recorded and compiled as any. (The widening is process-wide: another thread's operations are
 computed at once meanwhile, with NumPy's results as always.)
 
 Switches (`_settings`): `LAZYARR_EAGER=0` or `lazyarr.set_eager(False)` turns it off,
@@ -85,6 +86,10 @@ COUNT = [0]          # operations computed eagerly (stats()["eager_ops"])
 WIDE_AFTER = 12
 WIDE_OPS = 10_000
 WIDE = [0]           # while widened: the COUNT at which the bound narrows again; else 0
+# A large operand's shape seen this often while widened narrows the bound at once (see
+# `_repeating`): gauss's shrinking blocks are each read two or three times.
+WIDE_REPEATS = 64
+_SHAPES: dict = {}   # while widened: large operands' shapes -> times seen
 
 
 class _Decision(threading.local):
@@ -203,7 +208,21 @@ def host_values(nodes, limit: int | None = None) -> list | None:
         if value is None:
             return None
         values.append(value)
+    if limit > MAX_ELEMENTS:
+        _repeating([v.shape for v in values if v is not None and v.size > MAX_ELEMENTS])
     return values
+
+
+def _repeating(shapes) -> None:
+    """While widened: count the large operands' shapes; one seen `WIDE_REPEATS` times
+    means a loop whose shapes repeat (a loop after the one that widened the bound), which
+    is worth recording again (to be compiled): the bound narrows."""
+    for shape in shapes:
+        count = _SHAPES[shape] = _SHAPES.get(shape, 0) + 1
+        if count >= WIDE_REPEATS:
+            WIDE[0] = 0
+            _SHAPES.clear()
+            return
 
 
 _VIEW_OPS = frozenset(OPS[name] for name in VIEW_OPS)
@@ -257,9 +276,11 @@ def bound() -> int:
 
 
 def widen() -> None:
-    """Lift the bound for the next `WIDE_OPS` eager operations: called by `_cuts` for a
-    loop whose shapes change every iteration (see the module's docstring)."""
+    """Lift the bound for the next `WIDE_OPS` eager operations, or until a large
+    operand's shape repeats (`_repeating`): called by `_cuts` for a loop whose shapes
+    change every iteration (see the module's docstring)."""
     WIDE[0] = COUNT[0] + WIDE_OPS
+    _SHAPES.clear()
 
 
 def call(fn, *args, **kwargs):
