@@ -7,9 +7,9 @@ the least times kept), every workload's before
 any runs in this process; then all variants run in this process, interleaved, for the
 steady-state median (after `--warmup` untimed calls, and `--settle` more of
 lazyarr's own: its tiers compile a program once interpreting it has cost what the
-compile would) and the early one (the calls right after the first). Microbenchmarks follow. Every result
-is checked against NumPy's; any difference or error is reported and makes the exit
-status 1. See benchmarks/README.md for what each column means.
+compile would) and the early one (the calls right after the first). Microbenchmarks
+follow. Every result is checked against NumPy's; any difference or error is reported
+and makes the exit status 1. See benchmarks/README.md for what each column means.
 """
 
 from __future__ import annotations

@@ -54,8 +54,9 @@ a row it calls `widen()`, and the bound is lifted (`bound()`) for the next `WIDE
 eager operations, or until a large operand's shape has come `WIDE_REPEATS` times (a
 loop that repeats, such as one after the loop that widened it), after which recording
 resumes: a loop that still changes shapes is widened again `WIDE_AFTER` cuts later,
-and one that came to repeat is recorded and compiled as any. (The widening is process-wide: another thread's operations are
-computed at once meanwhile, with NumPy's results as always.)
+and one that came to repeat is recorded and compiled as any. (The widening is
+process-wide: another thread's operations are computed at once meanwhile, with NumPy's
+results as always.)
 
 Switches (`_settings`): `LAZYARR_EAGER=0` or `lazyarr.set_eager(False)` turns it off,
 and so does the tier "compile" or "opbyop" (so the suite run compiled tests XLA's
