@@ -785,11 +785,10 @@ def test_the_slower_ops_are_asked_for_the_backends_platform():
 def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
     """XLA's CPU sort is slower than NumPy's: a program holding one is never compiled,
     nor looked up in the disk cache, however often it runs."""
-    name = "sort"
     backend = _backend.current()
     # (`auto` runs this on XLA's CPU alone, where it is named: 1e6 float64 sorted in
     # 920 ms against NumPy's 42 ms)
-    assert backend_api.op(name) in _tiers.slower_ops(backend)
+    assert backend_api.op("sort") in _tiers.slower_ops(backend)
     looked = []
     lookup = backend.lookup
     monkeypatch.setattr(backend, "lookup", lambda program, *args, **kwargs: (
@@ -802,8 +801,7 @@ def test_a_repeating_sort_stays_on_the_interpreter(auto, monkeypatch):
     stats = la.stats()
     assert stats["background_compiles"] == 0 and stats["compiled_runs"] == 0
     assert stats["interpreted_runs"] == 8
-    assert not any(ins.op is backend_api.op(name) for p in looked for ins in p.instructions)
-
+    assert not any(ins.op is backend_api.op("sort") for p in looked for ins in p.instructions)
 
 
 def test_a_repeating_convolution_is_compiled(auto):

@@ -87,15 +87,18 @@ def hypot(x, y):
     return jnp.hypot(x, y)
 
 
-def expm1(x):
-    """expm1 keeping the sign of a zero, as C's does (a TPU's gave 0.0 for -0.0)."""
-    return jnp.where(x == 0, x, jnp.expm1(x))
+def _keeping_zero(name: str):
+    """jnp's function `name`, zero at zero, keeping the sign of a zero as C's does: a
+    TPU v5e's expm1 and sinh gave 0.0 for -0.0 (and complex64 expm1, sin, cos, sinh and
+    cosh, computed from them, zeros of the wrong sign). (jnp's function is looked up at
+    each call.)"""
+    def lowered(x):
+        return jnp.where(x == 0, x, getattr(jnp, name)(x))
+    lowered.__name__ = name
+    return lowered
 
 
-def sinh(x):
-    """sinh keeping the sign of a zero, as C's does (a TPU v5e's gave 0.0 for -0.0, and
-    complex64 sin, cos, sinh, cosh and power there had zeros of the wrong sign)."""
-    return jnp.where(x == 0, x, jnp.sinh(x))
+expm1, sinh = _keeping_zero("expm1"), _keeping_zero("sinh")
 
 
 def fma(x, y, z):
