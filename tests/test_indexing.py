@@ -75,6 +75,43 @@ def test_mask_of_a_lazy_comparison_flushes_once():
     assert float(y) == 10.0
 
 
+@pytest.mark.parametrize("name", [None, "sum", "max", "min", "any", "all", "mean", "prod"])
+@given(a=arrays(min_dims=1, max_dims=3), data=st.data())
+def test_the_selection_of_a_pending_mask(name, a, data):
+    """`x[mask]`, and reductions of it, for a mask not computed yet over x's leading
+    axes (a `boolean_index` node, which XLA reduces over x where the mask holds):
+    NumPy's values, dtypes and errors (max of nothing selected raises at the call)."""
+    k = data.draw(st.integers(1, a.ndim))
+    u = data.draw(hnp.arrays(np.float64, a.shape[:k], elements=st.floats(0, 1)))
+    threshold = data.draw(st.sampled_from([-1.0, 0.3, 0.7, 2.0]))  # all, some, none
+    ndim = 1 + a.ndim - k
+    axis = data.draw(st.sampled_from([None, 0, -1, tuple(range(ndim))]))
+
+    def select(xp):
+        def run(a, u):
+            chosen = a[u > threshold]
+            return chosen if name is None else getattr(xp, name)(chosen, axis=axis)
+        return run
+    with la.use_eager(False):  # (the mask recorded, not computed at once: it is small)
+        check(select(np), select(la), a, u)
+
+
+def test_a_pending_mask_is_counted_not_searched(monkeypatch):
+    """A mask not computed yet is computed and counted, not searched for its indices on
+    the host; its selection is one `boolean_index` node."""
+    searched = []
+    real = indexing._index_leaves
+    monkeypatch.setattr(indexing, "_index_leaves", lambda m: searched.append(1) or real(m))
+    a = np.random.default_rng(1).normal(size=(30, 4))
+    with la.use_eager(False):
+        x = la.asarray(a) * 2
+        selected = x[x[:, 0] > 0]
+        assert selected._node.op.name == "boolean_index"
+        assert_same((a * 2)[a[:, 0] * 2 > 0], selected)
+        assert_same(((a * 2)[a * 2 > 0]).sum(), x[x > 0].sum())
+    assert searched == []
+
+
 def test_a_fixed_mask_is_searched_once(monkeypatch):
     """A computed mask used at every step of a loop (an obstacle, a boundary) is
     searched once for its reads and writes; a write into the mask, and NumPy's writes
@@ -95,7 +132,8 @@ def test_a_fixed_mask_is_searched_once(monkeypatch):
     assert_same(a, x)
     assert len(searched) == 1
     m[0, :] = True
-    mask[0, :] = True  # a new value: searched again
+    mask[0, :] = True  # a new value: searched again once computed (a pending mask is
+    la.eval(mask)      # counted, not searched: test_a_pending_mask_is_counted_not_searched)
     assert_same(a[m], x[mask])
     assert len(searched) == 2
     shared = np.asarray(mask)  # NumPy's writes into it are unseen: compared each time

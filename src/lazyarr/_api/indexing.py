@@ -7,7 +7,8 @@ a view of `x` (see `_array`); assigning to them is an `update_slice` written thr
 Integer-array indices slice first, then move the advanced axes to the front and merge
 them into one, so reading is one `take` (one XLA gather) and writing one `scatter` of
 rows. Boolean masks decide the result's shape, so they are materialized (a flush with
-cause "shape") and continue as integer indices. Indices known on the host are
+cause "shape") and continue as integer indices, or, for a mask not computed before
+`x[mask]`, as one `boolean_index` node of its count. Indices known on the host are
 bounds-checked at once; lazy ones by a `normalize_index` node, which raises IndexError
 when the program runs.
 """
@@ -193,6 +194,10 @@ def getitem(x, key) -> Array:
         if element is not None:
             return element
     x = as_array(x)
+    if type(key) is Array:
+        selected = _pending_mask_select(x, key)
+        if selected is not None:
+            return selected
     basic = _basic(x, key)
     if type(basic) is _Advanced:
         plan = _advanced_plan(x, basic.entries)
@@ -222,6 +227,20 @@ def getitem(x, key) -> Array:
     if result._scalar:
         return result
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])
+
+
+def _pending_mask_select(x: Array, mask: Array) -> Array | None:
+    """`x[mask]` for a mask not computed yet, over x's leading axes: the mask is
+    computed (a flush, cause "shape") and counted, and the selection is a
+    `boolean_index` node, not searched for its indices on the host. A backend may then
+    reduce the selection without gathering it (XLA sums `where(mask, x, -0.0)`:
+    `x[x > 0].sum()` in one pass over x). None for any other mask (a computed one's
+    indices are kept, see `_known_indices`)."""
+    if not _dtypes.is_bool(mask.dtype) or mask._node.is_computed \
+            or not 0 < mask.ndim <= x.ndim or x.shape[:mask.ndim] != mask.shape:
+        return None
+    count = int(np.count_nonzero(host_array(mask, "shape")))
+    return wrap(apply("boolean_index", x._node, mask._node, count=count))
 
 
 def _host_view(node, steps, probe_key, shape):

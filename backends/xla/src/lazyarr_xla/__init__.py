@@ -31,7 +31,7 @@ from . import disk_cache, memory_cache, peers, sharding
 from .lowering import SLOWER_ON_CPU, convert, lower, prepare
 from .op_by_op import OpByOp
 
-SLICE, DYNAMIC_SLICE = op("slice"), op("dynamic_slice")
+SLICE, DYNAMIC_SLICE, BOOLEAN_INDEX = op("slice"), op("dynamic_slice"), op("boolean_index")
 
 
 def _device(spec: str | None):
@@ -230,10 +230,15 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
         slots = packing.unpack(args, n_inputs)
         flags: list = []
         checked.clear()
+        selections: dict = {}  # slot -> the (x, mask) of the boolean_index computing it
         for k, ins in enumerate(program.instructions):
             failed_at[:] = [ins]
             before = len(flags)
-            value = lower(ins, [slots[i] for i in ins.inputs], flags, platform)
+            operands = [slots[i] for i in ins.inputs]
+            value = lower(ins, operands, flags, platform,
+                          selections.get(ins.inputs[0]) if ins.inputs else None)
+            if ins.op is BOOLEAN_INDEX:
+                selections[n_inputs + k] = operands
             if value.dtype != ins.dtype:
                 value = convert(value, ins.dtype)
             check_result(ins, value, "the xla backend")

@@ -488,6 +488,17 @@ def _take(x, indices, axis):
     return jnp.take(x, indices, axis=axis, mode="clip")  # indices are in range already
 
 
+def _boolean_index(x, mask, count):
+    """x[mask] by the positions of the mask's first `count` true elements (a gather:
+    10 ms for a 1e6 float64 mask on the CPU, against NumPy's 4.7; a reduction of the
+    selection reads x and the mask instead, `lowering_reductions.of_selection`)."""
+    rest = x.shape[mask.ndim:]
+    if not count:
+        return jnp.zeros((0,) + rest, x.dtype)
+    positions = jnp.nonzero(mask.reshape(-1), size=count)[0]
+    return jnp.take(x.reshape((mask.size,) + rest), positions, axis=0, mode="clip")
+
+
 def _einsum(*xs, subscripts):
     """Products at full precision (a TPU's default multiplies float32 as bfloat16)."""
     return jnp.einsum(subscripts, *xs, preferred_element_type=xs[0].dtype,
@@ -510,6 +521,7 @@ LOWERINGS = {
     op("iota"): _iota,
     op("constant"): _constant,
     op("take"): _take,
+    op("boolean_index"): _boolean_index,
     op("einsum"): _einsum,
 }
 LOWERINGS.update({op(name): _ufunc(name) for name in UFUNCS if name != "power"})
@@ -526,8 +538,14 @@ def prepare(program) -> None:
     lowering_linalg.load_kernels({ins.op for ins in program.instructions})
 
 
-def lower(instruction, args, flags: list, platform: str | None = None):
-    """The jax value of one instruction; a checked lowering appends its flags."""
+def lower(instruction, args, flags: list, platform: str | None = None, selection=None):
+    """The jax value of one instruction; a checked lowering appends its flags.
+    `selection` is the (x, mask) of a `boolean_index` the instruction's first operand
+    is: a reduction of it is taken over x where the mask holds."""
+    if selection is not None:
+        value = lowering_reductions.of_selection(instruction, *selection)
+        if value is not None:
+            return value
     fn, checked = registry.lowering(instruction.op, platform)
     if checked:
         return fn(*args, flags, **dict(instruction.attrs))
