@@ -295,8 +295,9 @@ def test_ml_dtypes_loops_are_theirs_exactly(dtype, name, data):
 
 def _assert_tpu_quotients(a, b) -> None:
     """bfloat16 a / b on a TPU, whose float32 division (which bfloat16's rounds) is not
-    correctly rounded and flushes a quotient at the smallest normal (1 / 8.49e37 gave
-    0.0 there, ml_dtypes 1.18e-38; docs/semantics.md): within one bfloat16 step of
+    correctly rounded (docs/semantics.md; its loss for divisors near the largest float,
+    1 / 8.49e37 once 0.0 where ml_dtypes gives 1.18e-38, is made good by scaling them,
+    `test_quotients_by_divisors_near_the_largest_float`): within one bfloat16 step of
     ml_dtypes' quotient, NaN and infinity where it has them, and that quotient or a zero
     of its sign below twice the smallest normal. (float8 runs on the host there, so its
     quotients are compared exactly: XlaBackend.unfaithful.)"""
@@ -313,6 +314,23 @@ def _assert_tpu_quotients(a, b) -> None:
     assert np.all((v[small] == e[small]) | ((v[small] == 0)
                                              & (np.signbit(v[small]) == np.signbit(e[small]))))
     np.testing.assert_allclose(v[finite & ~small], e[finite & ~small], rtol=2.0 ** -7)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, ml_dtypes.bfloat16])
+def test_quotients_by_divisors_near_the_largest_float(dtype):
+    """Divisors of 2**96 to 2**128, whose reciprocals near and below the smallest normal
+    a TPU's division (a product with the reciprocal) lost precision in (1.6e-5 from
+    2**112) and then flushed (every quotient 0 from 2**126): NumPy's and ml_dtypes'
+    quotients, within a TPU's documented division error (docs/semantics.md; exact on
+    the CPU)."""
+    b = (2.0 ** np.arange(96, 128, 0.25)).astype(np.float32).astype(dtype)
+    rtol = 2.0 ** -7 if dtype is ml_dtypes.bfloat16 else 2.0 ** -21
+    for dividend in (1024.0, -1e30, 3e38):  # (quotients normal: none is flushed)
+        a = np.full(b.shape, dividend, np.float32).astype(dtype)
+        got = np.asarray(la.divide(la.asarray(a), la.asarray(b)))
+        assert got.dtype == a.dtype
+        np.testing.assert_allclose(got.astype(np.float64), (a / b).astype(np.float64),
+                                   rtol=rtol if on_tpu() else 0.0)
 
 
 @given(data=st.data())

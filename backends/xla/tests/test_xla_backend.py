@@ -84,6 +84,28 @@ def test_python_scalars_that_change_are_runtime_inputs():
     assert stats["memory_cache_hits"] == 3
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, ml_dtypes.bfloat16, numpy.float16])
+def test_the_tpu_division_scales_large_divisors(dtype):
+    """The TPU's divide lowering (which scales divisors of 2**96 or more, and their
+    dividends, by 2**-64: lowering._divide_tpu), run here: the scaling is exact, so
+    its quotients are the CPU's own, with infinities, NaNs and zeros in place."""
+    import jax.numpy as jnp  # noqa: PLC0415
+    from lazyarr.backend_api import op  # noqa: PLC0415
+    from lazyarr_xla import registry  # noqa: PLC0415
+    divide = registry.lowering(op("divide"), "tpu").fn
+    huge = 2.0 ** numpy.arange(90, 128, 0.5) if dtype != numpy.float16 else []
+    b = numpy.array([*huge, 1.0, -3.0, 0.0, numpy.inf, numpy.nan], numpy.float32)
+    for dividend in (1024.0, -1e30, 3e38, numpy.inf, 0.0):
+        a = numpy.full(b.shape, dividend, numpy.float32)
+        a, b_ = a.astype(dtype), b.astype(dtype)
+        with numpy.errstate(all="ignore"):
+            expected = numpy.asarray(registry.lowering(op("divide")).fn(
+                jnp.asarray(a), jnp.asarray(b_)))
+        got = numpy.asarray(divide(jnp.asarray(a), jnp.asarray(b_)))
+        numpy.testing.assert_array_equal(got, expected)
+        assert got.dtype == expected.dtype == a.dtype
+
+
 def test_a_reduction_of_a_masks_selection_gathers_nothing():
     """`y[y > 0].sum()` (and max, min, any, all) is lowered as a reduction over y where
     the mask holds, `where(mask, y, identity)`: no gather of the selected elements,
