@@ -84,11 +84,14 @@ def test_python_scalars_that_change_are_runtime_inputs():
     assert stats["memory_cache_hits"] == 3
 
 
+@on_the_cpu
 @pytest.mark.parametrize("dtype", [numpy.float32, ml_dtypes.bfloat16, numpy.float16])
 def test_the_tpu_division_scales_large_divisors(dtype):
     """The TPU's divide lowering (which scales divisors of 2**96 or more, and their
-    dividends, by 2**-64: lowering._divide_tpu), run here: the scaling is exact, so
-    its quotients are the CPU's own, with infinities, NaNs and zeros in place."""
+    dividends, by 2**-64: lowering._divide_tpu), run on the CPU, whose division is
+    correctly rounded: the scaling is exact, so its quotients are the plain lowering's,
+    with infinities, NaNs and zeros in place. (On a TPU the plain one's are wrong:
+    test_quotients_by_divisors_near_the_largest_float.)"""
     import jax.numpy as jnp  # noqa: PLC0415
     from lazyarr.backend_api import op  # noqa: PLC0415
     from lazyarr_xla import registry  # noqa: PLC0415
