@@ -125,6 +125,17 @@ def test_a_reduction_of_a_masks_selection_gathers_nothing():
             numpy.testing.assert_allclose(numpy.asarray(reduced),
                                           getattr(host[data[:, 0] > 0], name)(axis=0),
                                           rtol=1e-15)
+        # Elementwise functions of the selection (with scalars) are taken over y: a
+        # power, an integer sum's conversion, the truth of a float selection for any.
+        ints = (y * 10).astype(numpy.int32)
+        for reduced, expected in (
+                ((y[y > 0] ** 2 - 1.0).sum(), ((data * 2)[data > 0] ** 2 - 1.0).sum()),
+                (np.abs(y[y < 0]).max(), numpy.abs((data * 2)[data < 0]).max()),
+                (ints[y > 0].sum(), ((data * 20).astype(numpy.int32)[data > 0]).sum()),
+                (y[y > 0].any(), True)):
+            text = str(np.explain(reduced, lowered=True))
+            assert "gather" not in text, text
+            numpy.testing.assert_allclose(numpy.asarray(reduced), expected, rtol=1e-14)
     assert "gather" in gathered
 
 

@@ -28,7 +28,7 @@ from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Looku
                                  RunResult, check_result, name_the_line, op)
 
 from . import disk_cache, memory_cache, peers, sharding
-from .lowering import SLOWER_ON_CPU, convert, lower, prepare
+from .lowering import SLOWER_ON_CPU, convert, lower, prepare, through_selection
 from .op_by_op import OpByOp
 
 SLICE, DYNAMIC_SLICE, BOOLEAN_INDEX = op("slice"), op("dynamic_slice"), op("boolean_index")
@@ -239,6 +239,11 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
                           selections.get(ins.inputs[0]) if ins.inputs else None)
             if ins.op is BOOLEAN_INDEX:
                 selections[n_inputs + k] = operands
+            elif selections:  # (what an elementwise function of a selection selects)
+                carried = through_selection(ins, operands,
+                                            [selections.get(i) for i in ins.inputs], platform)
+                if carried is not None:
+                    selections[n_inputs + k] = carried
             if value.dtype != ins.dtype:
                 value = convert(value, ins.dtype)
             check_result(ins, value, "the xla backend")

@@ -562,6 +562,29 @@ def prepare(program) -> None:
     lowering_linalg.load_kernels({ins.op for ins in program.instructions})
 
 
+_ELEMENTWISE = frozenset([op(name) for name in UFUNCS] + [op("convert")])
+
+
+def through_selection(instruction, args, selections, platform: str | None = None):
+    """For an elementwise instruction f whose one operand that is not 0-d is a selection
+    x[mask] (`selections`: each operand's (x, mask), or None), (f(x), mask): f(x[mask])
+    is f(x)[mask], so a reduction of it is taken over f(x) where the mask holds
+    (`(x[x > 0] ** 2).sum()`, an integer sum's conversion, `any`'s `!= 0`). None
+    otherwise, and for a lowering with runtime checks."""
+    picked = [k for k, found in enumerate(selections) if found is not None]
+    if instruction.op not in _ELEMENTWISE or len(picked) != 1 \
+            or any(arg.ndim for k, arg in enumerate(args) if k != picked[0]):
+        return None
+    fn, checked = registry.lowering(instruction.op, platform)
+    if checked:
+        return None
+    x, mask = selections[picked[0]]
+    value = fn(*[x if k == picked[0] else arg for k, arg in enumerate(args)],
+               **dict(instruction.attrs))
+    return (value if value.dtype == instruction.dtype else convert(value, instruction.dtype),
+            mask)
+
+
 def lower(instruction, args, flags: list, platform: str | None = None, selection=None):
     """The jax value of one instruction; a checked lowering appends its flags.
     `selection` is the (x, mask) of a `boolean_index` the instruction's first operand
