@@ -229,6 +229,12 @@ def getitem(x, key) -> Array:
     return x._make_view(result, steps, lambda probe, shape: probe[probe_key])
 
 
+def _leading_mask(x: Array, key) -> bool:
+    """Whether `key` is a boolean mask (lazy or NumPy's) over x's leading axes."""
+    return (isinstance(key, (Array, np.ndarray)) and key.dtype == np.bool_
+            and 1 <= key.ndim <= x.ndim and key.shape == x.shape[:key.ndim])
+
+
 def _pending_mask_select(x: Array, mask: Array) -> Array | None:
     """`x[mask]` for a mask not computed yet, over x's leading axes: the mask is
     computed (a flush, cause "shape") and counted, and the selection is a
@@ -236,8 +242,7 @@ def _pending_mask_select(x: Array, mask: Array) -> Array | None:
     reduce the selection without gathering it (XLA sums `where(mask, x, -0.0)`:
     `x[x > 0].sum()` in one pass over x). None for any other mask (a computed one's
     indices are kept, see `_known_indices`)."""
-    if not _dtypes.is_bool(mask.dtype) or mask._node.is_computed \
-            or not 0 < mask.ndim <= x.ndim or x.shape[:mask.ndim] != mask.shape:
+    if not _leading_mask(x, mask) or mask._node.is_computed:
         return None
     count = int(np.count_nonzero(host_array(mask, "shape")))
     return wrap(apply("boolean_index", x._node, mask._node, count=count))
@@ -689,8 +694,7 @@ def _masked_fill(x: Array, key, value) -> bool:
     any number of selected rows (shape (1, *row) or less), as a select: the mask's
     count, which the general path reads (a flush), is not needed. Returns whether it
     applied."""
-    if not (isinstance(key, (Array, np.ndarray)) and key.dtype == np.bool_
-            and 1 <= key.ndim <= x.ndim and key.shape == x.shape[:key.ndim]):
+    if not _leading_mask(x, key):
         return False
     rows = x.shape[key.ndim:]
     value = _advanced_value(x, key, value)

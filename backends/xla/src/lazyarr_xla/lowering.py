@@ -540,7 +540,7 @@ _TPU_LARGE_DIVISOR, _TPU_DIVISOR_SCALE = 2.0 ** 96, 2.0 ** -64
 
 
 def _divide_tpu(x, y):
-    divide = _ufunc("divide")
+    divide = LOWERINGS[op("divide")]
     if kind(x) != "f" or float(jnp.finfo(x.dtype).max) < _TPU_LARGE_DIVISOR:
         return divide(x, y)  # (float16 and float8 never hold such a divisor)
     x, y = jnp.broadcast_arrays(x, y)
