@@ -437,13 +437,11 @@ def small_array(value: np.ndarray) -> Array:
     a `SmallLeaf`; a 0-d one stands for a NumPy scalar. Built without `__init__`'s
     checks: a computed node has no group to be tracked in."""
     node = SmallLeaf()
-    node.shape = shape = value.shape
-    node.dtype = value.dtype
     node.value = value
     array = _new(Array)
     array._n = node
     array._layout = None
-    array._scalar = shape == ()
+    array._scalar = not value.ndim
     return array
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from typing import Iterable
 
 import numpy as np
@@ -213,7 +214,7 @@ class SmallLeaf(Node):
     NumPy's numeric dtypes with at most `_eager.MAX_ELEMENTS` elements, so its type
     alone tells the eager fast path that it may take it as an operand. (Made only by
     `_array.small_array`.) What every computed leaf has in common is in the class, so
-    making one sets three attributes: it never changes, as no computed node does, and
+    making one sets its value alone: it never changes, as no computed node does, and
     its serial is 0, as serials order pending nodes only (`_flush._sharing_roots`)."""
     __slots__ = ()
     op = INPUT
@@ -223,6 +224,10 @@ class SmallLeaf(Node):
     # `SmallLeaf()` is then made by C alone (type_call, object's new and init): 40 ns
     # less than `object.__new__(SmallLeaf)` of 150 (3.11, best of 30 x 100,000).
     __init__ = object.__init__
+    # Its shape and dtype are its value's, read when asked (C getters, no frame): making
+    # one then sets its value alone, 40-70 ns less an eager operation (small_loop).
+    shape = property(operator.attrgetter("value.shape"))
+    dtype = property(operator.attrgetter("value.dtype"))
 
 
 _new_node = object.__new__
