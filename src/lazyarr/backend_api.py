@@ -141,6 +141,32 @@ class Program:
         """The checks of instruction `k`, in order."""
         return tuple(c for c in self.checks if c.instruction == k)
 
+    def consumed_by(self, slot: int) -> frozenset[int]:
+        """The input slots that no instruction reads but instruction slot `slot` and
+        those it depends on (computed once per program): once `slot` is being computed,
+        nothing reads them any more, so its result may be written over one of their
+        buffers without a copy. (XLA copies a donated input that an instruction it cannot
+        order first reads: jacobi's previous `work`, donated to the new one but read by
+        the convergence test, made two extra copies a step and doubled its time.)"""
+        cache = self.__dict__.setdefault("_consumed", {})
+        found = cache.get(slot)
+        if found is None:
+            base, instructions = len(self.input_specs), self.instructions
+            readers: dict[int, set[int]] = {}
+            for k, ins in enumerate(instructions):
+                for i in ins.inputs:
+                    if i < base:
+                        readers.setdefault(i, set()).add(k)
+            behind, todo = {slot - base}, [slot - base]  # (instruction indices)
+            while todo:
+                for i in instructions[todo.pop()].inputs:
+                    if i >= base and i - base not in behind:
+                        behind.add(i - base)
+                        todo.append(i - base)
+            found = cache[slot] = frozenset(
+                i for i in range(base) if readers.get(i, behind) <= behind)
+        return found
+
     def operations(self) -> int:
         """How many instructions compute: all but the "constant"s, each the value of a
         host scalar input compiled in while it keeps that value (that input is then

@@ -129,17 +129,23 @@ def _reusable(program, inputs: Sequence, owned: frozenset[int]) -> tuple[int, ..
     if not owned or program.checks:
         return ()
     viewed = {id(x.base) for x in inputs if type(x) is np.ndarray and x.base is not None}
-    wanted: dict[tuple, int] = {}
+    free: dict[tuple, list[int]] = {}  # (shape, dtype) -> output slots not yet taken
     for slot in program.outputs:
-        ins = program.instructions[slot - len(program.input_specs)]
-        wanted[(ins.shape, ins.dtype)] = wanted.get((ins.shape, ins.dtype), 0) + 1
+        if slot >= len(program.input_specs):
+            free.setdefault(program.spec(slot), []).append(slot)
     donated = []
     for i in sorted(owned):
-        spec = program.input_specs[i]
-        host_scalar = type(inputs[i]) is np.ndarray and inputs[i].ndim == 0
-        if not host_scalar and wanted.get(spec, 0) > 0 and id(inputs[i]) not in viewed:
-            wanted[spec] -= 1
-            donated.append(i)
+        slots = free.get(program.input_specs[i])
+        if not slots or id(inputs[i]) in viewed or (
+                type(inputs[i]) is np.ndarray and inputs[i].ndim == 0):
+            continue
+        # Only to an output nothing reads it past (see Program.consumed_by): XLA copies
+        # the input first otherwise, which costs more than the buffer saves.
+        for slot in slots:
+            if i in program.consumed_by(slot):
+                slots.remove(slot)
+                donated.append(i)
+                break
     return tuple(donated)
 
 
