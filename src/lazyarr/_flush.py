@@ -701,7 +701,8 @@ def _evaluate(nodes: Iterable[Node], cause: str, share: bool, leave=()) -> None:
         raise
     seconds = time.perf_counter() - start
     if unloaded:
-        _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy(), inputs)
+        _tiers.interpreted_before_load(program, seconds, contended or _tiers.busy(), inputs,
+                                       owned or frozenset())
         events["interpreted_runs"] += 1
     STATS.flush_seconds += seconds
     STATS.backend_seconds += ran.run_seconds

@@ -189,7 +189,10 @@ class Policy:
         host inputs is compiled only once one run was timed alone (until then it asks
         again at its next run). Timed while jax imported beside it, monte_carlo_pi's
         best was 0.22-0.37 s: past the copy estimate, so it compiled and ran 0.5-2.4 s a
-        run before the trials sent it back."""
+        run before the trials sent it back. Only the host inputs others hold count
+        (`_host_bytes`): one that only lazyarr holds (a loop's carried state, such as
+        jacobi's grid, which the interpreter writes in place) is an output of the
+        compiled program from its first run on, so it is copied once, not every run."""
         if not host_bytes:
             return True
         return (state.interpreted_clean != float("inf")
@@ -464,9 +467,8 @@ def _compile_likely(program) -> bool:
     once for a program an earlier process compiled and did not find slower (`_ledger`:
     it is in the disk cache), never for one it found slower compiled, else once the
     program's runs pay for its compile, a compiled run could beat the interpreter's
-    at all (`Policy.copy_pays`: jacobi's step reads 191 MB of host views a run,
-    interpreted in 27 ms, so it is never compiled; importing jax beside it only cost
-    its process 0.5 s), and the repeating programs' runs together pay for the load
+    at all (`Policy.copy_pays`: monte_carlo_pi's call reads its 960 MB of points, which
+    the user holds, every run), and the repeating programs' runs together pay for the load
     and their compiles (`_surplus`). The load is paid once for all the programs that
     would be compiled: it is bought once the rent paid on them covers it and their
     compiles, which for one program is its runs paying for both."""
@@ -500,8 +502,10 @@ def _ledger_verdict(program):
     return _ledger.verdict(program, *_ledger_page(*_backend.selected()))
 
 
-def interpreted_before_load(program, seconds: float, contended: bool, inputs) -> None:
-    """An interpreted run of `program` on `inputs` made while the compiling backend was
+def interpreted_before_load(program, seconds: float, contended: bool, inputs,
+                            owned: frozenset[int] = frozenset()) -> None:
+    """An interpreted run of `program` on `inputs` (`owned`: those only lazyarr holds)
+    made while the compiling backend was
     not loaded took `seconds` (`contended`: the backend was loading meanwhile, see
     `busy`): once the repeating programs' runs pay for loading the backend and
     compiling them, the next flush starts loading it."""
@@ -509,7 +513,7 @@ def interpreted_before_load(program, seconds: float, contended: bool, inputs) ->
     if seen is None:  # (the load is under way, or was found likely: nothing to decide)
         return
     Policy.interpreted(seen, seconds, contended)
-    seen.host_bytes = _host_bytes(inputs)
+    seen.host_bytes = _host_bytes(inputs, owned)
     if seen.ledger == _ledger.SLOWER:
         return
     surplus = 0.0
@@ -615,7 +619,8 @@ def run(backend, program, inputs, owned, stats, block: bool = True) -> RunResult
             state.interpreted_total += state.interpreted_total / (state.runs - 1)
         if (Policy.start_compile(state, seconds, compile_estimate(program))
                 and Policy.may_submit(_in_flight())
-                and (first is not interpreter() or Policy.copy_pays(state, _host_bytes(inputs)))):
+                and (first is not interpreter()
+                     or Policy.copy_pays(state, _host_bytes(inputs, owned)))):
             state.future = _executor().submit(_compile, backend, program, signature,
                                               Policy.note(state))
             state.future.site = _site(program)
@@ -758,9 +763,11 @@ def _wait(backend, inputs) -> None:
         wait(inputs)
 
 
-def _host_bytes(inputs) -> int:
-    """The bytes of the NumPy arrays among a program's inputs."""
-    return sum([x.nbytes for x in inputs if type(x) is np.ndarray])
+def _host_bytes(inputs, owned: frozenset[int]) -> int:
+    """The bytes of the NumPy arrays among a program's inputs but the `owned` ones (see
+    `Policy.copy_pays`)."""
+    return sum([x.nbytes for i, x in enumerate(inputs)
+                if type(x) is np.ndarray and i not in owned])
 
 
 def busy() -> bool:
