@@ -505,9 +505,8 @@ def _ledger_verdict(program):
 def interpreted_before_load(program, seconds: float, contended: bool, inputs,
                             owned: frozenset[int] = frozenset()) -> None:
     """An interpreted run of `program` on `inputs` (`owned`: those only lazyarr holds)
-    made while the compiling backend was
-    not loaded took `seconds` (`contended`: the backend was loading meanwhile, see
-    `busy`): once the repeating programs' runs pay for loading the backend and
+    made while the compiling backend was not loaded took `seconds` (`contended`: the
+    backend was loading meanwhile, see `busy`): once the repeating programs' runs pay for loading the backend and
     compiling them, the next flush starts loading it."""
     seen = _unloaded_runs.get(program.key)
     if seen is None:  # (the load is under way, or was found likely: nothing to decide)

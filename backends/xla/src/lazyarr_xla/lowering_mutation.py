@@ -77,9 +77,9 @@ def _select_write(x, values, first, index_dtype):
 
 
 def _starts(starts, at) -> list:
-    """Per axis, the write's start: known when the scheduler gives `at` (XLA then
-    makes a write covering most of its target a pad fused with the values, run on
-    every core, where a write at runtime starts is an in-place update on one)."""
+    """Per axis, the write's start: known when the scheduler gives `at` (a constant to
+    XLA; on the CPU a write covering most of its target is then a select of the values
+    padded, fused with them and run on every core, see `_update_slice_cpu`)."""
     return list(at) if at is not None else [starts[i] for i in range(starts.shape[0])]
 
 
