@@ -109,6 +109,32 @@ def test_the_tpu_division_scales_large_divisors(dtype):
         assert got.dtype == expected.dtype == a.dtype
 
 
+@on_the_cpu
+def test_the_tpu_complex_division_scales_large_divisors():
+    """The same lowering for complex64, whose divisor is scaled where its larger part
+    is 2**96 or more, run on the CPU: NumPy's quotients within 2**-21 (XLA's complex
+    division is not correctly rounded), their subnormal parts flushed. (XLA's own
+    complex64 division on the CPU gave 0 for 1024+341j over (2**125 - 2**126 j) and
+    larger, where NumPy gives 1.6e-36+1.1e-35j: left to the CPU's plain lowering.)"""
+    import jax.numpy as jnp  # noqa: PLC0415
+    from lazyarr.backend_api import op  # noqa: PLC0415
+    from lazyarr_xla import registry  # noqa: PLC0415
+    divide = registry.lowering(op("divide"), "tpu").fn
+    huge = 2.0 ** numpy.arange(60, 127.5, 0.5)
+    b = numpy.concatenate([huge / 2 - 1j * huge, -huge + 1j * huge / 3, [0.5 - 4j, 3j]])
+    b = b.astype(numpy.complex64)
+    # (A dividend near the largest float overflows inside XLA's complex division, on
+    # the CPU too: 3e38+1e38j over 2**60-2**61 j gave an infinite imaginary part.)
+    for dividend in (1024.0, -1e30):
+        a = numpy.full(b.shape, dividend + 1j * dividend / 3, numpy.complex64)
+        got = numpy.asarray(divide(jnp.asarray(a), jnp.asarray(b)))
+        assert got.dtype == numpy.complex64
+        exact = a.astype(numpy.complex128) / b.astype(numpy.complex128)
+        flush = lambda v: numpy.where(abs(v) < 2.0 ** -126, 0.0, v)  # noqa: E731
+        expected = flush(exact.real) + 1j * flush(exact.imag)
+        numpy.testing.assert_allclose(got, expected, rtol=2.0 ** -21, atol=2.0 ** -126)
+
+
 def test_a_reduction_of_a_masks_selection_gathers_nothing():
     """`y[y > 0].sum()` (and max, min, any, all) is lowered as a reduction over y where
     the mask holds, `where(mask, y, identity)`: no gather of the selected elements,

@@ -533,19 +533,23 @@ registry.register_all(LOWERINGS)
 # quotients of random operands were within 2.5 half-ulps for divisors up to 2**96, 7.6
 # at 2**104, 271 (1.6e-5) from 2**112, and every quotient by 2**126 or more was 0, in
 # jnp as in lazyarr (1e30 / 8.6e37 gave 0, NumPy 1.16e-8; 3e38 / 3e38 gave 0); bfloat16
-# quotients, computed in float32, too. So a divisor of 2**96 or more and its dividend
-# are scaled by 2**-64 first, which is exact: a dividend it pushes below the smallest
-# normal has a quotient below it as well, flushed there anyway.
+# quotients, computed in float32, too; complex64 quotients, by a divisor whose larger
+# part is that large, as well (1.7e-5 off from 2**112, 0 from 2**126: `.tpu/diag7.py`).
+# So a divisor of 2**96 or more (its larger part) and its dividend are scaled by 2**-64
+# first, which is exact: a dividend (part) it pushes below the smallest normal has a
+# quotient (part) below it as well, flushed there anyway. (complex64 after it: within
+# 2.2e-7 of NumPy's, subnormal parts flushed, for divisors from 2**60 to 2**127.)
 _TPU_LARGE_DIVISOR, _TPU_DIVISOR_SCALE = 2.0 ** 96, 2.0 ** -64
 
 
 def _divide_tpu(x, y):
     divide = LOWERINGS[op("divide")]
-    if kind(x) != "f" or float(jnp.finfo(x.dtype).max) < _TPU_LARGE_DIVISOR:
+    if kind(x) not in "fc" or float(jnp.finfo(x.dtype).max) < _TPU_LARGE_DIVISOR:
         return divide(x, y)  # (float16 and float8 never hold such a divisor)
     x, y = jnp.broadcast_arrays(x, y)
-    large = jnp.abs(y) >= _TPU_LARGE_DIVISOR
-    scale = np.asarray(_TPU_DIVISOR_SCALE, x.dtype)
+    size = jnp.maximum(jnp.abs(y.real), jnp.abs(y.imag)) if kind(y) == "c" else jnp.abs(y)
+    large = size >= _TPU_LARGE_DIVISOR
+    scale = np.asarray(_TPU_DIVISOR_SCALE, size.dtype)
     return divide(jnp.where(large, x * scale, x), jnp.where(large, y * scale, y))
 
 
