@@ -259,13 +259,13 @@ def test_an_input_is_consumed_by_an_output_only_if_nothing_reads_it_past_it():
     backend may write the output over them). A jacobi step: the new grid reads the old
     one (through the new interior, too), the convergence test reads the old interior,
     which the new interior does not depend on."""
-    f64 = numpy.dtype("float64")
-    I = backend_api.Instruction  # noqa: E741
+    step = backend_api.Instruction
     add, sub, neg = (backend_api.op(name) for name in ("add", "subtract", "negative"))
-    spec = ((3,), f64)
+    spec = ((3,), numpy.dtype("float64"))
     # slots: 0 the grid, 1 the old interior, 2 unread; 3 = -0 (the new interior);
     # 4 = 0 + 3 (the new grid); 5 = 3 - 1 (the change)
-    ins = (I(neg, (0,), (), *spec), I(add, (0, 3), (), *spec), I(sub, (3, 1), (), *spec))
+    ins = (step(neg, (0,), (), *spec), step(add, (0, 3), (), *spec),
+           step(sub, (3, 1), (), *spec))
     program = backend_api.Program((spec,) * 3, ins, (3, 4, 5), ((spec,) * 3, ins, (3, 4, 5)))
     assert program.consumed_by(4) == {0, 2}  # not 1: the change reads it
     assert program.consumed_by(3) == {2}     # not 0: the new grid reads it too

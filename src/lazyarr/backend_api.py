@@ -84,9 +84,10 @@ class Program:
     `read_before` pairs (k, slot): slice instruction k reads, past writes into one
     buffer that leave its region alone, an earlier version of that buffer than `slot`,
     the version the user's code read, which holds the same values there (`operands`).
-    Immutable; equal (and hashed) by all but `sites` and `checks`. (Written by
-    hand, as `Events` is: a frozen dataclass's generated code cost 0.6-0.8 ms of
-    `import lazyarr` each, and its `__init__` a microsecond of every flush.)"""
+    Immutable (what `consumed_by` derives is cached beside the fields); equal (and
+    hashed) by all but `sites` and `checks`. (Written by hand, as `Events` is: a frozen
+    dataclass's generated code cost 0.6-0.8 ms of `import lazyarr` each, and its
+    `__init__` a microsecond of every flush.)"""
 
     input_specs: tuple[tuple[tuple[int, ...], np.dtype], ...]
     instructions: tuple[Instruction, ...]
@@ -148,23 +149,26 @@ class Program:
         buffers without a copy. (XLA copies a donated input that an instruction it cannot
         order first reads: jacobi's previous `work`, donated to the new one but read by
         the convergence test, made two extra copies a step and doubled its time.)"""
-        cache = self.__dict__.setdefault("_consumed", {})
+        mine = self.__dict__  # (derived facts are cached beside the fields)
+        cache = mine.setdefault("_consumed", {})
         found = cache.get(slot)
-        if found is None:
-            base, instructions = len(self.input_specs), self.instructions
-            readers: dict[int, set[int]] = {}
+        if found is not None:
+            return found
+        base, instructions = len(self.input_specs), self.instructions
+        readers = mine.get("_readers")
+        if readers is None:  # input slot -> the instructions reading it
+            readers = mine["_readers"] = [set() for _ in range(base)]
             for k, ins in enumerate(instructions):
                 for i in ins.inputs:
                     if i < base:
-                        readers.setdefault(i, set()).add(k)
-            behind, todo = {slot - base}, [slot - base]  # (instruction indices)
-            while todo:
-                for i in instructions[todo.pop()].inputs:
-                    if i >= base and i - base not in behind:
-                        behind.add(i - base)
-                        todo.append(i - base)
-            found = cache[slot] = frozenset(
-                i for i in range(base) if readers.get(i, behind) <= behind)
+                        readers[i].add(k)
+        behind, todo = {slot - base}, [slot - base]  # (instruction indices)
+        while todo:
+            for i in instructions[todo.pop()].inputs:
+                if i >= base and i - base not in behind:
+                    behind.add(i - base)
+                    todo.append(i - base)
+        found = cache[slot] = frozenset(i for i in range(base) if readers[i] <= behind)
         return found
 
     def operations(self) -> int:
