@@ -18,6 +18,7 @@ import sys as _sys
 
 import numpy as _np
 
+from . import _allocator  # noqa: F401  (glibc's policy for large buffers, set first)
 from . import _deferred, _dtypes, _observe
 from ._api import NAMESPACES as _NAMESPACES
 from ._api import creation, elementwise, indexing, products  # noqa: F401
