@@ -29,9 +29,11 @@ from lazyarr.backend_api import (CONTRACT_VERSION, BackendFailure, Events, Looku
 
 from . import disk_cache, memory_cache, peers, sharding
 from .lowering import SLOWER_ON_CPU, convert, lower, prepare, through_selection
+from .lowering_mutation import write_into_fill
 from .op_by_op import OpByOp
 
 SLICE, DYNAMIC_SLICE, BOOLEAN_INDEX = op("slice"), op("dynamic_slice"), op("boolean_index")
+UPDATE_SLICE, BROADCAST_TO = op("update_slice"), op("broadcast_to")
 
 
 def _device(spec: str | None):
@@ -166,6 +168,32 @@ def _stencil_sources(program) -> frozenset[int]:
     return frozenset([k for k, n in reads.items() if n >= 2])
 
 
+def _fill_writes(program) -> dict[int, int]:
+    """The writes at starts known when the program is built, in unit steps, of
+    values not empty into a buffer that is a 0-d value broadcast (Game of Life's
+    `z[...] = 0; z[1:-1, 1:-1][alive] = 1`): {instruction: the slot of that value}.
+    They are the values padded with it (`lowering_mutation.write_into_fill`)."""
+    base = len(program.input_specs)
+    instructions = program.instructions
+    found = {}
+    for k, ins in enumerate(instructions):
+        if ins.op is not UPDATE_SLICE or ins.inputs[0] < base:
+            continue
+        attrs = dict(ins.attrs)
+        source = instructions[ins.inputs[0] - base]
+        if (source.op is BROADCAST_TO and _slot_shape(program, source.inputs[0]) == ()
+                and attrs.get("at") is not None and set(attrs["steps"]) == {1}
+                and 0 not in _slot_shape(program, ins.inputs[1])):
+            found[k] = source.inputs[0]
+    return found
+
+
+def _slot_shape(program, slot: int) -> tuple:
+    base = len(program.input_specs)
+    return (program.input_specs[slot][0] if slot < base
+            else program.instructions[slot - base].shape)
+
+
 # Transcendental functions: XLA's CPU code for a fused loop computing a chain of them
 # runs slower than for one at a time (relax's x = 0.99 x + 0.01 tanh(x) on 1e6 float64,
 # 200 steps jitted on the CPU: one step a program 0.20-0.30 s, 20 steps a program fused
@@ -231,6 +259,7 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
 
     kept = _stencil_sources(program)
     breaks = _chain_breaks(program, platform)
+    fills = _fill_writes(program)
 
     def fn(*args):
         slots = packing.unpack(args, n_inputs)
@@ -241,8 +270,12 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
             failed_at[:] = [ins]
             before = len(flags)
             operands = [slots[i] for i in ins.inputs]
-            value = lower(ins, operands, flags, platform,
-                          selections.get(ins.inputs[0]) if ins.inputs else None)
+            if k in fills:
+                value = write_into_fill(slots[fills[k]], operands[1], dict(ins.attrs)["at"],
+                                        ins.shape)
+            else:
+                value = lower(ins, operands, flags, platform,
+                              selections.get(ins.inputs[0]) if ins.inputs else None)
             if ins.op is BOOLEAN_INDEX:
                 selections[n_inputs + k] = operands
             elif selections:  # (what an elementwise function of a selection selects)

@@ -76,6 +76,17 @@ def _select_write(x, values, first, index_dtype):
     return jnp.where(where, values, x)
 
 
+def write_into_fill(fill, values, at, shape):
+    """`update_slice` at starts `at` (unit steps) into a buffer of `shape` that is the
+    0-d `fill` broadcast (`z[...] = 0`, then `z[1:-1, 1:-1] = ...`): the values padded
+    with it. As a select over the whole buffer, XLA computed the select's mask again
+    for every slice the next step read of it: Game of Life's step so (jax.jit, 2000x2000
+    int64, 5 steps a program, 50 steps) ran in 420-453 ms, padded in 139-145 ms (jit's
+    `zeros.at[1:-1, 1:-1].set`, a step a program: 149-150 ms)."""
+    widths = [(a, m - a - n, 0) for a, n, m in zip(at, values.shape, shape)]
+    return lax.pad(values, fill.astype(values.dtype), widths)
+
+
 def _starts(starts, at) -> list:
     """Per axis, the write's start: known when the scheduler gives `at` (a constant to
     XLA; on the CPU a write covering most of its target is then a select of the values
