@@ -9,14 +9,15 @@ faulted in (and zeroed) by the kernel again, page by page. NumPy's Jacobi benchm
 took 63,000 page faults a call on this project's 2-core machine and none with the
 settings below (`benchmarks` jacobi, 2000x2000 float64: 1.58 s against 1.12 s), and
 on the TPU host's CPU, whose faults cost more, 5.1 s against 1.2 s; a `jax.jit` Game
-of Life step of 2000x2000 int64 ran 50 steps in 359-362 ms against 143-195 ms.
+of Life step of 2000x2000 int64 ran 50 steps in 359-362 ms, and in 143 ms so.
 
 lazyarr fixes the mmap threshold at glibc's largest (32 MiB: smaller buffers come from
 the heap, reused once freed) and keeps `TOP_PAD` bytes at the top of the heap when it
-trims, so at most that much more stays resident after large temporaries are freed (the
-peaks of NumPy's benchmarks on the TPU host grew by 0-2 MiB: jacobi, nbody,
-shallow_water, diffusion, masking, life, monte_carlo_pi). Variables the user set (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TOP_PAD_`)
-are left as set, and `LAZYARR_MALLOC=system` leaves glibc's own policy alone.
+trims, so at most that much more stays resident after large temporaries are freed
+(the peaks of NumPy's benchmarks on the TPU host grew by 0-2 MiB: jacobi, nbody,
+shallow_water, diffusion, masking, life, monte_carlo_pi). Variables the user set
+(`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TOP_PAD_`) are left as set, and
+`LAZYARR_MALLOC=system` leaves glibc's own policy alone.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def tune() -> bool:
         return False
     try:
         libc = ctypes.CDLL(None)  # the C library the interpreter is linked against
-        libc.gnu_get_libc_version  # glibc's own: musl's mallopt does nothing
+        libc.gnu_get_libc_version  # (the parameters below are glibc's)
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         return False
