@@ -180,7 +180,9 @@ def _stencil_faults(**variables) -> tuple[bool, int]:
     return tuned == "True", int(faults)
 
 
-@pytest.mark.skipif(not lazyarr._allocator.TUNED, reason="sets glibc's malloc (Linux) only")
+@pytest.mark.skipif(not lazyarr._allocator.TUNED,
+                    reason="lazyarr sets an allocator policy only with glibc on Linux; "
+                           "elsewhere there is none to check")
 def test_a_loop_of_large_temporaries_reuses_their_memory():
     """With lazyarr imported, the temporaries of a NumPy loop come back from the heap:
     its second call faults (almost) no page in, where glibc's own policy faulted in

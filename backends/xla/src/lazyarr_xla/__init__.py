@@ -168,30 +168,23 @@ def _stencil_sources(program) -> frozenset[int]:
     return frozenset([k for k, n in reads.items() if n >= 2])
 
 
-def _fill_writes(program) -> dict[int, int]:
+def _fill_writes(program) -> dict[int, tuple]:
     """The writes at starts known when the program is built, in unit steps, of
     values not empty into a buffer that is a 0-d value broadcast (Game of Life's
-    `z[...] = 0; z[1:-1, 1:-1][alive] = 1`): {instruction: the slot of that value}.
-    They are the values padded with it (`lowering_mutation.write_into_fill`)."""
+    `z[...] = 0; z[1:-1, 1:-1][alive] = 1`): {instruction: (the slot of that value, the
+    starts)}. They are the values padded with it (`lowering_mutation.write_into_fill`)."""
     base = len(program.input_specs)
-    instructions = program.instructions
     found = {}
-    for k, ins in enumerate(instructions):
+    for k, ins in enumerate(program.instructions):
         if ins.op is not UPDATE_SLICE or ins.inputs[0] < base:
             continue
         attrs = dict(ins.attrs)
-        source = instructions[ins.inputs[0] - base]
-        if (source.op is BROADCAST_TO and _slot_shape(program, source.inputs[0]) == ()
+        source = program.instructions[ins.inputs[0] - base]
+        if (source.op is BROADCAST_TO and program.spec(source.inputs[0])[0] == ()
                 and attrs.get("at") is not None and set(attrs["steps"]) == {1}
-                and 0 not in _slot_shape(program, ins.inputs[1])):
-            found[k] = source.inputs[0]
+                and 0 not in program.spec(ins.inputs[1])[0]):
+            found[k] = (source.inputs[0], attrs["at"])
     return found
-
-
-def _slot_shape(program, slot: int) -> tuple:
-    base = len(program.input_specs)
-    return (program.input_specs[slot][0] if slot < base
-            else program.instructions[slot - base].shape)
 
 
 # Transcendental functions: XLA's CPU code for a fused loop computing a chain of them
@@ -271,8 +264,8 @@ def _traceable(program, packing: Packing, checked: list, failed_at: list, platfo
             before = len(flags)
             operands = [slots[i] for i in ins.inputs]
             if k in fills:
-                value = write_into_fill(slots[fills[k]], operands[1], dict(ins.attrs)["at"],
-                                        ins.shape)
+                fill, at = fills[k]
+                value = write_into_fill(slots[fill], operands[1], at, ins.shape)
             else:
                 value = lower(ins, operands, flags, platform,
                               selections.get(ins.inputs[0]) if ins.inputs else None)
