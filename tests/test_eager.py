@@ -667,3 +667,56 @@ def test_a_repeating_loop_after_a_widening_is_recorded_again(monkeypatch):
     for _ in range(8):
         expected = 0.99 * expected + 0.01 * np.tanh(expected)
     np.testing.assert_allclose(np.asarray(x), expected, rtol=1e-14)
+
+
+def _address(x) -> int:
+    """Where x's computed buffer lies (an int: it holds no reference to the buffer)."""
+    return x._n.value.ctypes.data
+
+
+def test_an_operator_writes_into_a_temporary_operand_as_numpy_does(monkeypatch):
+    """NumPy's temporary elision, on the eager path: in `a - b * c` of large computed
+    arrays the result is written into the buffer of `b * c`, which nothing else can see
+    (either operand's, so also `view - temporary`, gauss's step); an operand a name, a
+    view or NumPy holds, one called from C (`operator.sub`), or one the result's shape
+    does not fit keeps its buffer. Values are NumPy's throughout."""
+    from lazyarr._api import elementwise
+    if not elementwise._ELIDE:
+        pytest.skip("temporaries are told by reference counts on CPython 3.11-3.13 only")
+    import operator
+    monkeypatch.setattr(_eager, "WIDE_OPS", 1000)
+    _eager.widen()  # (200 x 200 float64 is past the eager bound, and past NumPy's 256 KiB)
+    rng = np.random.default_rng(1)
+    ha, hb, hc = (rng.random((200, 200)) for _ in range(3))
+    a, b, c = la.array(ha), la.array(hb), la.array(hc)
+    made, held = [], []
+
+    def product(hold=None):
+        p = b * c
+        assert _computed(p)
+        made.append(_address(p))
+        if hold is not None:
+            held.append(hold(p))
+        return p
+
+    for expression, expected in [(lambda: a - product(), ha - hb * hc),
+                                 (lambda: product() - a, hb * hc - ha),
+                                 (lambda: 2.5 / product(), 2.5 / (hb * hc)),
+                                 (lambda: a[:, ::-1] - product(), ha[:, ::-1] - hb * hc)]:
+        result = expression()
+        assert _computed(result) and _address(result) == made[-1]
+        np.testing.assert_array_equal(np.asarray(result), expected)
+
+    named = product()
+    kept = [a - named, operator.sub(a, product()), a - product(lambda p: p[3:]),
+            a - product(np.asarray)]
+    assert [_address(r) != m for r, m in zip(kept, made[-4:])] == [True] * 4
+    np.testing.assert_array_equal(np.asarray(named), hb * hc)
+    for view in held:
+        np.testing.assert_array_equal(np.asarray(view), (hb * hc)[-view.shape[0]:])
+    for result in kept:
+        np.testing.assert_array_equal(np.asarray(result), ha - hb * hc)
+    rows = la.array(np.stack([ha.ravel(), hc.ravel()]))  # (2, 40000) less a (1, 40000)
+    wide = rows - (b.reshape(1, -1) * 2.0)
+    np.testing.assert_array_equal(np.asarray(wide), np.stack([ha.ravel(), hc.ravel()])
+                                  - hb.reshape(1, -1) * 2.0)
