@@ -15,6 +15,8 @@ import functools
 import math
 import operator
 import sys
+import threading
+import weakref
 from sys import _getframe, getrefcount as _getrefcount
 
 import numpy as np
@@ -320,26 +322,37 @@ def eager_call(npfunc, x, y=None, nin: int = 2, reflected: bool = False):
 # NumPy's temporary elision: in `a - b * c` NumPy writes the difference into the buffer
 # of `b * c`, which nothing else can see, rather than into fresh memory (gauss's step,
 # 1000 steps of one expression: NumPy 468-477 ms, 539-594 ms with its temporaries
-# named). The eager path does the same (`_spare_buffer`), telling a temporary as NumPy
-# does, by reference counts: an operand the interpreter's stack alone holds has three
-# references in its operator's frame (the stack's, the frame's, `getrefcount`'s), when
-# that operator was called by the bytecode BINARY_OP itself, not by C code that may
-# hold a borrowed reference. CPython 3.14 loads locals onto the stack without a
-# reference, so this holds on 3.11 to 3.13, with the GIL.
+# named). The eager path does the same for the right operand (`_spare_buffer`), telling
+# a temporary by reference counts as NumPy does: an operand the interpreter's stack
+# alone holds has three references in its operator's frame (the stack's, the frame's,
+# `getrefcount`'s). C code (an object array's loop, a compiled container's `__sub__`)
+# may call an operator on an array it holds by a single reference, which the count
+# cannot tell from a temporary (NumPy looks at the C stack there), so the operand must
+# also be the last large result of this thread's eager path, made in the caller's
+# frame by the instruction just before the BINARY_OP that called the operator
+# (gauss's `* row`): nothing can have taken it between the two. CPython 3.14 loads
+# locals onto the stack without a reference, so this holds on 3.11 to 3.13, with the
+# GIL.
 _ELIDE = (3, 11) <= sys.version_info[:2] <= (3, 13) and \
     getattr(sys, "_is_gil_enabled", lambda: True)()
 _TEMPORARY = 3
 _ELIDE_BYTES = 256 * 1024  # NumPy's bound (NPY_MIN_ELIDE_BYTES): below it, no gain
 _BINARY_OP = dis.opmap.get("BINARY_OP")
+_CACHE = dis.opmap.get("CACHE")
+# .result: that last large eager result, as (a weak reference to it, the id of the
+# frame that made it, that frame's code, the offset of the instruction that made it)
+_LAST = threading.local()
 
 
 def _spare_buffer(x: Array):
-    """The buffer of `x`, an operand of an operator that holds the only reference to it
-    (its caller checked), when nothing else can see that buffer either: x is no view,
-    its node a computed leaf only x holds, its value a large NumPy buffer of its own
-    that no view, export or other node holds, and the operator was called by
-    BINARY_OP. Else None."""
-    if x._layout is not None:
+    """The buffer of `x`, the right operand of an operator that holds the only
+    reference to it (its caller checked), when nothing else can see that buffer either
+    and x is a temporary (see above): the last large result of this thread's eager
+    path, made by the instruction just before the caller's BINARY_OP, no view, its node
+    a computed leaf only x holds, its value a large NumPy buffer of its own that no
+    view, export or other node holds. Else None."""
+    last = getattr(_LAST, "result", None)
+    if last is None or last[0]() is not x or x._layout is not None:
         return None
     node = x._n
     if node.op is not INPUT or _getrefcount(node) != 3:  # (x's, `node`'s, the call's)
@@ -351,10 +364,19 @@ def _spare_buffer(x: Array):
     flags = value.flags
     if not (flags.writeable and flags.c_contiguous and flags.aligned):
         return None
-    frame = _getframe(2)  # the operator's caller
-    if frame.f_code.co_code[frame.f_lasti] != _BINARY_OP:
+    try:
+        frame = _getframe(2)  # the operator's caller
+    except ValueError:  # none: called from C at the bottom of the stack
         return None
-    return value
+    if id(frame) != last[1] or frame.f_code is not last[2]:
+        return None
+    code, at = last[2].co_code, frame.f_lasti
+    if code[at] != _BINARY_OP:
+        return None
+    at -= 2
+    while at >= 0 and code[at] == _CACHE:  # (the inline caches after an instruction)
+        at -= 2
+    return value if at == last[3] else None
 
 
 def binary_operator(uf: ufunc, reflected: bool, other_types):
@@ -403,11 +425,12 @@ def binary_operator(uf: ufunc, reflected: bool, other_types):
                     if result is not None:
                         return result
                 spare = None
-                if _ELIDE:
+                if _ELIDE:  # (the right operand: `other`, or `self` when reflected)
                     del node  # (a reference of its own to self's node: see _spare_buffer)
-                    if _getrefcount(self) == _TEMPORARY:
-                        spare = _spare_buffer(self)
-                    if spare is None and t is Array and _getrefcount(other) == _TEMPORARY:
+                    if reflected:
+                        if _getrefcount(self) == _TEMPORARY:
+                            spare = _spare_buffer(self)
+                    elif t is Array and _getrefcount(other) == _TEMPORARY:
                         spare = _spare_buffer(other)
                 result = fast(uf, (other, self) if reflected else (self, other), spare)
                 if result is not None:
@@ -479,7 +502,15 @@ def fast_call(self: ufunc, args, spare=None):
             raise AssertionError(f"lazyarr internal error: eager {self.__name__} gave "
                                  f"{value.dtype}; its rules said {loop[self.nin]}")
         _eager.COUNT[0] += 1
-        return Array(computed(value))
+        result = Array(computed(value))
+        if _ELIDE and value.nbytes >= _ELIDE_BYTES:  # (a temporary perhaps: see above)
+            try:
+                frame = _getframe(2)  # the operator's or the ufunc call's caller
+            except ValueError:
+                frame = None
+            _LAST.result = None if frame is None else (
+                weakref.ref(result), id(frame), frame.f_code, frame.f_lasti)
+        return result
     inputs = []
     for a, dt, node in zip(args, loop, nodes):
         if node is None:
