@@ -57,6 +57,33 @@ def test_verdicts_outlive_the_process_that_found_them(ledger):
     assert _ledger.verdict(one, "xla:cpu", ledger) == _ledger.FASTER
 
 
+def test_the_code_is_dated_only_where_a_page_needs_it(ledger, tmp_path):
+    """Without a page of the label in the file (a first process), a verdict is looked up
+    without finding the backend's folders or stating their files, and the json module
+    is not imported for a file that is not there; a verdict recorded then is dated."""
+    asked = []
+
+    def folders():
+        asked.append(1)
+        return ledger()
+    program = _program()
+    code = ("import sys; from lazyarr import _ledger; _ledger._read(sys.argv[1]); "
+            "print('json' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "none.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+    assert _ledger.verdict(program, "xla:cpu", folders) is None
+    assert asked == []
+    _ledger.record(program, "xla:cpu", folders, _ledger.FASTER)
+    assert asked == [1]
+    _ledger.forget()
+    assert _ledger.verdict(program, "xla:cpu", folders) == _ledger.FASTER
+    assert asked == [1, 1]  # (the file has the page: dated to compare)
+    assert _ledger.verdict(program, "xla:gpu", folders) is None  # no page of that label
+    assert asked == [1, 1]
+
+
 def test_a_changed_source_file_drops_the_verdicts(ledger):
     program = _program()
     _ledger.record(program, "xla:cpu", ledger, _ledger.FASTER)

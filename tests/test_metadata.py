@@ -2,6 +2,7 @@
 it): the same entry points, in the same order, from the same distributions."""
 
 import importlib.metadata
+import os
 import subprocess
 import sys
 import zipfile
@@ -72,6 +73,40 @@ def test_a_zip_on_the_path_is_read_by_importlib_metadata(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(archive))
     points = _metadata.entry_points("lazyarr.test")
     assert [(p.name, p.value, p.dist.name) for p in points] == [("z", "zmod:Z", "zipped")]
+
+
+def test_a_scan_is_used_again_until_what_it_read_changes(tmp_path, monkeypatch):
+    """The group's entry points are read again only where a sys.path entry's listing or
+    an `entry_points.txt` changed: a file rewritten in place, a distribution added."""
+    root = tmp_path / "root"
+    _dist(root, "first-1.dist-info", "first", "1", "[lazyarr.test]\na = mod:A\n")
+    monkeypatch.syspath_prepend(str(root))
+    reads = []
+    real = _metadata._read
+
+    def counted(path):
+        reads.append(path)
+        return real(path)
+    monkeypatch.setattr(_metadata, "_read", counted)
+
+    def names():
+        return [p.name for p in _metadata.entry_points("lazyarr.test")]
+    assert names() == ["a"]
+    assert reads
+    reads.clear()
+    assert names() == ["a"]
+    assert reads == []
+    points = root / "first-1.dist-info" / "entry_points.txt"
+    points.write_text("[lazyarr.test]\nb = mod:B\n")
+    info = points.stat()
+    os.utime(points, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+    assert names() == ["b"]
+    _dist(root, "second-1.dist-info", "second", "1", "[lazyarr.test]\nc = mod:C\n")
+    stat = root.stat()
+    os.utime(root, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert sorted(names()) == ["b", "c"]
+    assert _described(_metadata.entry_points("lazyarr.test")) == _described(
+        importlib.metadata.entry_points(group="lazyarr.test"))
 
 
 def test_reading_them_does_not_import_importlib_metadata():

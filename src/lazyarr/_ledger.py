@@ -82,9 +82,13 @@ def _path() -> str | None:
 
 
 def _read(path: str) -> dict:
+    try:
+        f = open(path)
+    except OSError:  # (no file yet: json is not imported for it)
+        return {}
     import json  # noqa: PLC0415
     try:
-        with open(path) as f:
+        with f:
             data = json.load(f)
     except (OSError, ValueError):
         return {}
@@ -103,15 +107,25 @@ def _entries(found, stamp: str) -> dict:
 
 def _page(label: str, folders) -> dict:
     """This process's page of `label`, read from the file once (folders: the code whose
-    stamp dates it; a page of another stamp is empty)."""
+    stamp dates it; a page of another stamp is empty). The stamp is made only where the
+    file has a page to date, or once a verdict is recorded (`_dated`): finding the
+    folders and stating their files took 3 ms of a first flush."""
     page = _book.get(label)
     if page is None:
-        stamp = _stamp(folders())
         path = _path()
-        entries = _entries(_read(path).get(label), stamp) if path else {}
+        found = _read(path).get(label) if path else None
+        stamp = _stamp(folders()) if found is not None else None
+        entries = _entries(found, stamp) if found is not None else {}
         page = _book[label] = {"stamp": stamp, "entries": entries}
         _coarse[label] = {k.partition("#")[0] for k in entries}
     return page
+
+
+def _dated(page: dict, folders) -> str:
+    """The page's stamp, made now if it was not needed before."""
+    if page["stamp"] is None:
+        page["stamp"] = _stamp(folders())
+    return page["stamp"]
 
 
 def verdict(program, label: str, folders) -> str | None:
@@ -141,11 +155,12 @@ def record(program, label: str, folders, found: str) -> None:
         if path is None:
             return
         book = _read(path)
-        entries = _entries(book.get(label), page["stamp"])
+        stamp = _dated(page, folders)
+        entries = _entries(book.get(label), stamp)
         entries[key] = found
         while len(entries) > MAX_ENTRIES:  # the oldest first (dicts keep their order)
             del entries[next(iter(entries))]
-        book[label] = {"stamp": page["stamp"], "entries": entries}
+        book[label] = {"stamp": stamp, "entries": entries}
         import json  # noqa: PLC0415
         try:
             write_atomically(path, json.dumps(book).encode())

@@ -11,6 +11,12 @@ the same normalized name (from the directory's name) the first wins;
 `entry_points.txt` read in sections of `name = value` lines. Anything else (a zip file
 on sys.path, another finder of distributions on `sys.meta_path`) goes to
 importlib.metadata itself.
+
+A scan is kept per group and used again while it would read the same: each `sys.path`
+entry's listing is kept with the entry's modification time, and the group's entry
+points with the modification times of the `entry_points.txt` files they came from
+(checked by one `stat` each). A first flush asked two or three times (the backend's
+entry point, its folders, the default's name) at 1.7-2.1 ms a scan.
 """
 
 from __future__ import annotations
@@ -87,28 +93,64 @@ def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 
+# os.path.abspath of a sys.path entry -> (its st_mtime_ns, its distributions, as
+# `_distributions_in` gives them); group -> (the `_stamps` it was read under, its points)
+_LISTINGS: dict[str, tuple] = {}
+_SCANS: dict[str, tuple] = {}
+
+
+def _distributions_in(root: str):
+    """(normalized name, directory) of each distribution in sys.path entry `root`, listed
+    again only when its modification time changed; [] where it does not exist, None
+    where it exists but cannot be listed (a zip file) or is an unpacked egg (then
+    importlib.metadata reads it)."""
+    where = os.path.abspath(root or ".")
+    try:
+        mtime = os.stat(where).st_mtime_ns
+    except OSError:
+        return []
+    known = _LISTINGS.get(where)
+    if known is not None and known[0] == mtime:
+        return known[1]
+    try:
+        children = os.listdir(where)
+    except OSError:
+        return None
+    by_name: dict[str, list[str]] = {}
+    for child in children:
+        low = child.lower()
+        if low.endswith((".dist-info", ".egg-info")):
+            name = _normalize(low.rpartition(".")[0].partition("-")[0])
+            by_name.setdefault(name, []).append(os.path.join(where, child))
+        elif low == "egg-info" and os.path.basename(where).lower().endswith(".egg"):
+            return None  # an unpacked egg: importlib.metadata's legacy rules
+    found = [(name, path) for name, paths in by_name.items() for path in paths]
+    _LISTINGS[where] = (mtime, found)
+    return found
+
+
 def _metadata_directories():
     """(normalized name, directory) of each distribution on sys.path, in
     importlib.metadata's order; None where a path entry is not a directory that can be
     listed (a zip file: importlib.metadata reads it)."""
     found = []
     for root in sys.path:
-        try:
-            children = os.listdir(root or ".")
-        except OSError:
-            if os.path.exists(root or "."):
-                return None
-            continue
-        by_name: dict[str, list[str]] = {}
-        for child in children:
-            low = child.lower()
-            if low.endswith((".dist-info", ".egg-info")):
-                name = _normalize(low.rpartition(".")[0].partition("-")[0])
-                by_name.setdefault(name, []).append(os.path.join(root, child))
-            elif low == "egg-info" and os.path.basename(root).lower().endswith(".egg"):
-                return None  # an unpacked egg: importlib.metadata's legacy rules
-        found.extend((name, path) for name, paths in by_name.items() for path in paths)
+        listed = _distributions_in(root)
+        if listed is None:
+            return None
+        found.extend(listed)
     return found
+
+
+def _stamps(files: list[str]) -> tuple:
+    """The files' modification times (None for one that is not there)."""
+    stamps = []
+    for path in files:
+        try:
+            stamps.append(os.stat(path).st_mtime_ns)
+        except OSError:
+            stamps.append(None)
+    return tuple(files), tuple(stamps)
 
 
 def _standard_finders_only() -> bool:
@@ -143,12 +185,19 @@ def entry_points(group: str) -> list:
     if directories is None:
         import importlib.metadata  # noqa: PLC0415  (the standard library, rarely needed)
         return list(importlib.metadata.entry_points(group=group))
-    points, seen = [], set()
+    files, seen = [], set()
     for name, path in directories:
-        if name in seen:
-            continue
-        seen.add(name)
-        text = _read(os.path.join(path, "entry_points.txt"))
+        if name not in seen:
+            seen.add(name)
+            files.append(os.path.join(path, "entry_points.txt"))
+    stamps = _stamps(files)
+    known = _SCANS.get(group)
+    if known is not None and known[0] == stamps:
+        return list(known[1])
+    points = []
+    for file in files:
+        text = _read(file)
         if text:
-            points.extend(_parse(text, group, Distribution(path)))
-    return points
+            points.extend(_parse(text, group, Distribution(os.path.dirname(file))))
+    _SCANS[group] = (stamps, points)
+    return list(points)
