@@ -208,6 +208,73 @@ def test_operations_on_windows_read_the_buffer_as_it_is_at_the_call():
         assert all(_computed(r) for r in (before, after_owner, after_window, last))
 
 
+def _basic_key(shape, draw):
+    """A key of Python ints, slices of them and None for `shape`, some entries out of
+    range (NumPy's IndexError) or one index too many."""
+    entries = []
+    for n in shape + (3,) * draw(st.integers(0, 1)):
+        kind = draw(st.sampled_from(["int", "slice", "slice", "none"]))
+        bound = st.integers(-n - 2, n + 2)
+        if kind == "int":
+            entries.append(draw(bound))
+        elif kind == "slice":
+            entries.append(slice(draw(st.none() | bound), draw(st.none() | bound),
+                                 draw(st.none() | st.sampled_from([1, 2, -1, -3]))))
+        else:
+            entries.append(None)
+    count = draw(st.integers(1, len(entries)))
+    return tuple(entries[:count]) if draw(st.booleans()) or count > 1 else entries[0]
+
+
+@given(st.data())
+def test_windows_made_by_the_eager_path_are_numpys_views(data):
+    """A basic key on a small computed array (or on such a window), shared with NumPy
+    or not, is NumPy's view of its buffer, computed at once: its values, shape, flags
+    and memory; NumPy's IndexError for a bad key; writes through it, into its owner or
+    (shared) by NumPy seen on the other side as in NumPy, however the steps between
+    them were found (only when first needed)."""
+    shape = data.draw(st.sampled_from([(7,), (4, 5), (3, 1, 4)]))
+    host = np.arange(float(np.prod(shape))).reshape(shape)
+    shared = data.draw(st.booleans())  # NumPy's `host` is the owner's buffer, or a copy
+    owner = la.asarray(host, copy=False) if shared else la.array(host)
+    key = _basic_key(shape, data.draw)
+    try:
+        expected = host[key]
+    except IndexError as exc:
+        with pytest.raises(IndexError, match=str(exc).split(";")[0].split(":")[0]):
+            owner[key]
+        return
+    la.reset_stats()
+    with la.count_flushes() as flushes:
+        window = owner[key]
+    assert flushes.count == 0
+    assert window.shape == expected.shape and window.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(window), expected)
+    if not expected.ndim:
+        return
+    assert type(window._layout._steps) is not tuple  # (not found yet)
+    assert window.flags.c_contiguous == expected.flags.c_contiguous
+    assert window.flags.f_contiguous == expected.flags.f_contiguous
+    assert la.shares_memory(window, owner) == np.shares_memory(expected, host)
+    inner_key = data.draw(st.sampled_from([slice(None, None, -1), slice(1, None), None]))
+    inner, host_inner = window[inner_key], expected[inner_key]
+    writer = data.draw(st.sampled_from(["owner", "window"] + ["numpy"] * shared))
+    if writer == "owner":
+        owner[...] = owner * 10.0  # a write into the owner: every window sees it
+        host[...] = host * 10.0
+    elif writer == "numpy":
+        host[...] = host * 10.0  # NumPy's own write into the buffer they share
+    else:
+        inner[...] = -1.0  # a write through a window of the window
+        host_inner[...] = -1.0
+    np.testing.assert_array_equal(np.asarray(owner), host)
+    np.testing.assert_array_equal(np.asarray(window), expected)
+    np.testing.assert_array_equal(np.asarray(inner), host_inner)
+    whole = owner[()]  # (the general path: a view of all of it)
+    whole[...] = 3.0
+    np.testing.assert_array_equal(np.asarray(window), np.full(expected.shape, 3.0))
+
+
 def test_eager_results_equal_the_interpreters(monkeypatch):
     """The same operations recorded and flushed on the interpreter give the same bits."""
     rng = np.random.default_rng(1)

@@ -335,8 +335,9 @@ class Array:
 
     def _make_view(self, result: "Array", steps, probe_fn, writeable: bool = True,
                    on_copy=None, may_copy: bool = False) -> "Array":
-        """Attach `result` (this array's node through `steps`) to this array's owner as
-        a view whose NumPy stand-in is `probe_fn(stand-in, shape)`. Where NumPy might
+        """Attach `result` (this array's node through `steps`, or a function giving
+        them when first asked for) to this array's owner as a view whose NumPy stand-in
+        is `probe_fn(stand-in, shape)`. Where NumPy might
         copy instead (`may_copy`), the stand-in is made now: `probe_fn` raises
         ValueError for a copy. Otherwise it is made when first asked for."""
         if steps is None or self._scalar:
@@ -349,8 +350,15 @@ class Array:
                 probe, recipe = probe_fn(parent.probe, result.shape), None
             except ValueError:  # NumPy would copy
                 return on_copy() if on_copy is not None else result
-        owner = self._owner()
-        chain = compose(parent.steps_from(owner._n), steps)
+        if parent.base is None:  # (an owner's view: the steps are the chain)
+            owner, prefix = self, ()
+        else:
+            owner = parent.base
+            prefix = parent.steps_from(owner._n)
+        if type(steps) is tuple:
+            chain = compose(prefix, steps)
+        else:  # (steps found when first asked for: see `Layout`)
+            chain = steps if not prefix else lambda: compose(prefix, steps())
         result._layout = Layout(owner, chain, owner._n, probe, writeable and parent.writeable,
                                 recipe)
         return result

@@ -27,12 +27,26 @@ class Layout:
     """Where a handle's data sits, as NumPy would have it: the owner it views (None for
     an owner), the steps from the owner's node to its own, the owner's node it was
     derived from, its NumPy stand-in, and its WRITEABLE flag. The stand-in may be made
-    only when asked for, from a `recipe` (the parent's stand-in, a function, a shape)."""
-    __slots__ = ("base", "steps", "seen", "_probe", "_recipe", "writeable")
+    only when asked for, from a `recipe` (the parent's stand-in, a function, a shape);
+    so may the steps, from a function giving them (a window the eager path made of a
+    computed buffer: its steps are needed only once the window or its owner is
+    written, see `_api/indexing._eager_view`)."""
+    __slots__ = ("base", "_steps", "seen", "_probe", "_recipe", "writeable")
 
     def __init__(self, base, steps, seen, probe, writeable, recipe=None):
-        self.base, self.steps, self.seen = base, steps, seen
+        self.base, self._steps, self.seen = base, steps, seen
         self._probe, self._recipe, self.writeable = probe, recipe, writeable
+
+    @property
+    def steps(self) -> tuple:
+        steps = self._steps
+        if type(steps) is not tuple:
+            steps = self._steps = steps()
+        return steps
+
+    @steps.setter
+    def steps(self, steps: tuple) -> None:
+        self._steps = steps
 
     def steps_from(self, owner_node: Node) -> tuple:
         """The steps from the owner's `owner_node`. NumPy's `a.shape = ...` reshapes the

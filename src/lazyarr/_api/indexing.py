@@ -193,6 +193,9 @@ def getitem(x, key) -> Array:
         element = _element(x, key)
         if element is not None:
             return element
+    view = _eager_view(x, key)
+    if view is not None:
+        return view
     x = as_array(x)
     if type(key) is Array:
         selected = _pending_mask_select(x, key)
@@ -272,6 +275,50 @@ def _host_view(node, steps, probe_key, shape):
     if type(view) is not np.ndarray or view.shape != shape:
         return None
     return computed(view)
+
+
+def _eager_view(x, key):
+    """`x[key]` for a key of Python ints, slices of them and None (no `...`, not `()`),
+    where operations are computed eagerly and `x` holds a computed NumPy buffer (an
+    owner, or a window made of one while its owner is unchanged; shared with NumPy or
+    not, see `_shared`): NumPy's own view of the buffer (read when read, as NumPy's
+    is), NumPy's IndexError for a bad key, and the
+    view's steps from its owner found only when first asked for (a write into the
+    view or its owner). A moving window `x[s:s + k]` or gauss's `a[c:, c - 1:]` has
+    a new key each time: its steps found and attached at once, a window of 95
+    elements took 8.2-8.3 us with a new key and 3.0-3.2 us with a key seen before;
+    2.3 us either way so. None for any other key or array, for a view past the eager
+    bound, and for a 0-d result (the general path)."""
+    if type(x) is not Array:
+        return None
+    layout = x._layout
+    if layout is not None and layout.base is not None and layout.base._n is not layout.seen:
+        return None  # (a window whose owner changed since: the general path derives it)
+    node = x._n
+    value = node.value
+    if node.op is not INPUT or type(value) is not np.ndarray or x._scalar:
+        return None
+    entries = key if type(key) is tuple else (key,)
+    if not entries:
+        return None
+    for entry in entries:
+        kind = type(entry)
+        if kind is slice:
+            start, stop, stride = entry.start, entry.stop, entry.step
+            if not ((start is None or type(start) is int) and (stop is None or type(stop) is int)
+                    and (stride is None or type(stride) is int)):
+                return None
+        elif kind is not int and entry is not None:
+            return None
+    state = _eager.DECISION.state
+    if not (state[1] if state[0] is _settings.TOKEN[0] else _eager.enabled()):
+        return None
+    view = value[key]
+    if not view.ndim or view.size > _eager.bound():
+        return None
+    shape = node.shape
+    return x._make_view(Array(computed(view), False), lambda: _plain(shape, key)[0],
+                        lambda probe, _: probe[key])
 
 
 def _element(x, key):
