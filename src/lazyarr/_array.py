@@ -337,9 +337,9 @@ class Array:
                    on_copy=None, may_copy: bool = False) -> "Array":
         """Attach `result` (this array's node through `steps`, or a function giving
         them when first asked for) to this array's owner as a view whose NumPy stand-in
-        is `probe_fn(stand-in, shape)`. Where NumPy might
-        copy instead (`may_copy`), the stand-in is made now: `probe_fn` raises
-        ValueError for a copy. Otherwise it is made when first asked for."""
+        is `probe_fn(stand-in, shape)`. Where NumPy might copy instead (`may_copy`),
+        the stand-in is made now: `probe_fn` raises ValueError for a copy. Otherwise it
+        is made when first asked for."""
         if steps is None or self._scalar:
             # A NumPy scalar has no buffer to share: NumPy's result is a new array.
             return result

@@ -774,8 +774,7 @@ class _Fate:
 
     def __iter__(self):
         """Those still alive."""
-        return iter([node for node in map(weakref.ref.__call__, self.refs)
-                     if node is not None])
+        return iter([node for node in (ref() for ref in self.refs) if node is not None])
 
 
 def _awaits_in_flight(nodes: list) -> bool:

@@ -143,7 +143,8 @@ def _metadata_directories():
 
 
 def _stamps(files: list[str]) -> tuple:
-    """The files' modification times (None for one that is not there)."""
+    """The files and their modification times (None for one that is not there): what a
+    group's scan read, to be compared with a later one's."""
     stamps = []
     for path in files:
         try:
