@@ -355,10 +355,10 @@ class Array:
         else:
             owner = parent.base
             prefix = parent.steps_from(owner._n)
-        if type(steps) is tuple:
-            chain = compose(prefix, steps)
-        else:  # (steps found when first asked for: see `Layout`)
+        if callable(steps):  # (steps found when first asked for: see `Layout`)
             chain = steps if not prefix else lambda: compose(prefix, steps())
+        else:
+            chain = compose(prefix, steps)
         result._layout = Layout(owner, chain, owner._n, probe, writeable and parent.writeable,
                                 recipe)
         return result

@@ -40,7 +40,7 @@ class Layout:
     @property
     def steps(self) -> tuple:
         steps = self._steps
-        if type(steps) is not tuple:
+        if callable(steps):
             steps = self._steps = steps()
         return steps
 

@@ -283,11 +283,12 @@ def _eager_view(x, key):
     owner, or a window made of one while its owner is unchanged; shared with NumPy or
     not, see `_shared`): NumPy's own view of the buffer (read when read, as NumPy's
     is), NumPy's IndexError for a bad key, and the view's steps from its owner found
-    only when first asked for (a write into the view or its owner). A moving window `x[s:s + k]` or gauss's `a[c:, c - 1:]` has
-    a new key each time: its steps found and attached at once, a window of 95
-    elements took 8.2-8.3 us with a new key and 3.0-3.2 us with a key seen before;
-    2.3-2.5 us either way so. None for any other key or array, for a view past the eager
-    bound, and for a 0-d result (the general path)."""
+    only when first asked for (a write into the view or its owner). A moving window
+    `x[s:s + k]` or gauss's `a[c:, c - 1:]` has a new key each time: its steps found
+    and attached at once, a window of 95 elements took 8.2-8.3 us with a new key and
+    3.0-3.2 us with a key seen before; 2.3-2.5 us either way so. None for any other
+    key or array, for a view past the eager bound, and for a 0-d result (the general
+    path)."""
     if type(x) is not Array:
         return None
     layout = x._layout
